@@ -1,0 +1,31 @@
+# Compiler flags for every detred target.
+#
+# detred_strict_fp(target): the arithmetic must be exactly what the source says. -ffp-contract=off forbids fusing
+# a*b+c into an FMA (GCC fuses by default), -fno-fast-math keeps every IEEE rule, and nvcc gets -fmad=false and
+# no FTZ. These flags are PUBLIC for the library only where they concern the headers' inline code.
+function(detred_strict_fp target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off -fno-fast-math -fno-unsafe-math-optimizations>
+    $<$<COMPILE_LANGUAGE:CUDA>:-fmad=false -ftz=false -prec-div=true -prec-sqrt=true
+                               -Xcompiler=-ffp-contract=off>)
+endfunction()
+
+# detred_warnings(target): strict warnings, errors for detred's own code.
+function(detred_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>)
+  if(DETRED_WARNINGS_AS_ERRORS)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+  endif()
+endfunction()
+
+# detred_target(target): both of the above, plus the sanitizers when DETRED_SANITIZE is on.
+function(detred_target target)
+  detred_strict_fp(${target})
+  detred_warnings(${target})
+  if(DETRED_SANITIZE)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer>)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  endif()
+endfunction()

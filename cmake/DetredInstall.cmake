@@ -1,0 +1,23 @@
+# Installation: headers, the library, a CMake package (find_package(detred)) and a pkg-config file.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS detred EXPORT detredTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/detred DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.hpp")
+install(FILES ${PROJECT_BINARY_DIR}/include/detred/version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/detred)
+
+set(detred_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/detred)
+install(EXPORT detredTargets NAMESPACE detred:: DESTINATION ${detred_cmake_dir})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/detredConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/detredConfig.cmake INSTALL_DESTINATION ${detred_cmake_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/detredConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/detredConfig.cmake ${PROJECT_BINARY_DIR}/detredConfigVersion.cmake
+  DESTINATION ${detred_cmake_dir})
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/detred.pc.in ${PROJECT_BINARY_DIR}/detred.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/detred.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,16 @@
+// What the CPU backend can run on this machine.
+#pragma once
+
+#include "detred/options.hpp"
+
+namespace detred {
+
+/// True if this build carries code for the instruction set and this CPU can run it. isa::baseline is always true;
+/// isa::automatic is true.
+bool isa_supported(isa i);
+
+/// The instruction set a call with these options runs on: the forced one, else DETRED_ISA, else the best supported.
+/// Throws detred::error if the choice is unsupported or DETRED_ISA holds an unknown name.
+isa resolved_isa(isa requested);
+
+}  // namespace detred

@@ -1,0 +1,45 @@
+// Options shared by every reduction, and the library's exception type.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace detred {
+
+/// How the additions of the canonical order are carried out.
+enum class mode {
+  tree,         ///< plain additions; error <= gamma_D * sum|x_i|
+  compensated,  ///< an error-free (sum, correction) pair through the same tree; see docs/error-bounds.md
+};
+
+/// Which CPU instruction set runs the lanes. Every choice gives the same bits; forcing one is for tests and for
+/// chasing problems. `automatic` takes the best the CPU supports, unless the environment variable DETRED_ISA
+/// (baseline, avx2, avx512) names one.
+enum class isa {
+  automatic,
+  baseline,  ///< x86-64 baseline (SSE2) or the target's portable code
+  avx2,
+  avx512,
+};
+
+/// Per-call options. An aggregate, so call sites read `{.mode = detred::mode::compensated, .threads = 4}`.
+struct options {
+  detred::mode mode = detred::mode::tree;
+  /// OpenMP threads; 0 = library default (the OpenMP default, normally the hardware thread count). Threads only
+  /// decide who computes which subtree: the result bits never depend on this value.
+  int threads = 0;
+  detred::isa isa = detred::isa::automatic;
+};
+
+/// The one exception type detred throws: invalid arguments (unknown mode, negative thread count, an instruction set
+/// this CPU lacks), and backend failures. what() says which argument or operation failed and why.
+class error : public std::runtime_error {
+ public:
+  explicit error(const std::string& message) : std::runtime_error("detred: " + message) {}
+};
+
+/// Lower-case names, as used by the command-line tool and in error messages.
+const char* to_string(mode m);
+const char* to_string(isa i);
+
+}  // namespace detred

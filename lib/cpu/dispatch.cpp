@@ -1,0 +1,86 @@
+// Run-time choice of the instruction set: the caller's, else DETRED_ISA, else the best this CPU supports.
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "detred/cpu.hpp"
+#include "dispatch.hpp"
+#include "kernel_table.hpp"
+
+namespace detred {
+namespace {
+
+bool cpu_has(isa i) {
+#if DETRED_HAVE_X86_KERNELS
+  switch (i) {
+    case isa::avx512:
+      return __builtin_cpu_supports("avx512f");
+    case isa::avx2:
+      return __builtin_cpu_supports("avx2");
+    default:
+      return true;
+  }
+#else
+  return i == isa::baseline || i == isa::automatic;
+#endif
+}
+
+isa from_environment() {
+  const char* value = std::getenv("DETRED_ISA");
+  if (value == nullptr || *value == '\0') return isa::automatic;
+  const std::string_view name(value);
+  for (isa i : {isa::automatic, isa::baseline, isa::avx2, isa::avx512}) {
+    if (name == to_string(i)) return i;
+  }
+  throw error("DETRED_ISA=" + std::string(name) + " is not an instruction set (expected baseline, avx2 or avx512)");
+}
+
+}  // namespace
+
+bool isa_supported(isa i) {
+  switch (i) {
+    case isa::automatic:
+    case isa::baseline:
+      return true;
+    case isa::avx2:
+    case isa::avx512:
+      return cpu_has(i);
+  }
+  return false;
+}
+
+isa resolved_isa(isa requested) {
+  if (requested != isa::automatic && requested != isa::baseline && requested != isa::avx2 &&
+      requested != isa::avx512) {
+    throw error("unknown isa " + std::to_string(static_cast<int>(requested)));
+  }
+  isa chosen = requested != isa::automatic ? requested : from_environment();
+  if (chosen == isa::automatic) {
+    for (isa best : {isa::avx512, isa::avx2}) {
+      if (isa_supported(best)) return best;
+    }
+    return isa::baseline;
+  }
+  if (!isa_supported(chosen)) {
+    throw error(std::string("instruction set ") + to_string(chosen) + " is not supported by this CPU or build");
+  }
+  return chosen;
+}
+
+namespace cpu {
+
+const kernel_table& kernels_for(isa resolved) {
+  switch (resolved) {
+#if DETRED_HAVE_X86_KERNELS
+    case isa::avx512:
+      return avx512_kernels;
+    case isa::avx2:
+      return avx2_kernels;
+#endif
+    default:
+      return baseline_kernels;
+  }
+}
+
+}  // namespace cpu
+}  // namespace detred

@@ -1,0 +1,50 @@
+// Names and validation of the public options.
+#include <string>
+
+#include <omp.h>
+
+#include "detred/options.hpp"
+#include "validate.hpp"
+
+namespace detred {
+
+const char* to_string(mode m) {
+  switch (m) {
+    case mode::tree:
+      return "tree";
+    case mode::compensated:
+      return "compensated";
+  }
+  return "unknown";
+}
+
+const char* to_string(isa i) {
+  switch (i) {
+    case isa::automatic:
+      return "automatic";
+    case isa::baseline:
+      return "baseline";
+    case isa::avx2:
+      return "avx2";
+    case isa::avx512:
+      return "avx512";
+  }
+  return "unknown";
+}
+
+mode validated(mode m) {
+  if (m != mode::tree && m != mode::compensated) {
+    throw error("unknown mode " + std::to_string(static_cast<int>(m)) + " (expected mode::tree or mode::compensated)");
+  }
+  return m;
+}
+
+int validated_threads(int threads) {
+  if (threads < 0) {
+    throw error("threads must be >= 0 (0 = library default), got " + std::to_string(threads));
+  }
+  if (threads == 0) return omp_get_max_threads();
+  return threads;
+}
+
+}  // namespace detred

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs every Debian package detred needs to build, test and benchmark.
+# Idempotent: packages already present are skipped and nothing is printed for them.
+set -euo pipefail
+
+packages=(
+  build-essential       # g++ (C++20), make
+  cmake                 # build system (>= 3.25)
+  ninja-build           # fast builds used by the presets
+  pkg-config            # the pkg-config consumer test
+  libgtest-dev          # GoogleTest: unit and invariance tests
+  libgmock-dev          # GoogleTest's matchers
+  libbenchmark-dev      # Google Benchmark: the CPU benchmark harness
+  libmpfr-dev           # MPFR: the exact oracle of the verify tool
+  libgmp-dev            # GMP: MPFR's integer layer
+  libcli11-dev          # CLI11: command-line parsing of the detred tool
+  nlohmann-json3-dev    # nlohmann-json: --json output and golden files
+  libfmt-dev            # fmt: formatting of tables and messages
+  libssl-dev            # OpenSSL libcrypto: SHA-256 of data files in golden files
+  libomp-dev            # OpenMP runtime for clang builds (GCC uses libgomp)
+  clang                 # libFuzzer targets for the file parsers
+  libclang-rt-dev       # sanitizer and fuzzer runtimes for clang
+  clang-format          # formatting check
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+  echo "setup: installing ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
