@@ -32,11 +32,30 @@ const char* to_string(isa i) {
   return "unknown";
 }
 
+const char* to_string(backend b) {
+  switch (b) {
+    case backend::automatic:
+      return "automatic";
+    case backend::cpu:
+      return "cpu";
+    case backend::cuda:
+      return "cuda";
+  }
+  return "unknown";
+}
+
 mode validated(mode m) {
   if (m != mode::tree && m != mode::compensated) {
     throw error("unknown mode " + std::to_string(static_cast<int>(m)) + " (expected mode::tree or mode::compensated)");
   }
   return m;
+}
+
+backend validated(backend b) {
+  if (b != backend::automatic && b != backend::cpu && b != backend::cuda) {
+    throw error("unknown backend " + std::to_string(static_cast<int>(b)) + " (expected automatic, cpu or cuda)");
+  }
+  return b;
 }
 
 int validated_threads(int threads) {

@@ -2,6 +2,7 @@
 #include <span>
 
 #include "cpu/cpu_sum.hpp"
+#include "cuda_backend.hpp"
 #include "detred/cpu.hpp"
 #include "detred/sum.hpp"
 #include "validate.hpp"
@@ -13,7 +14,9 @@ template <class T>
 T sum_any(std::span<const T> x, const options& opt) {
   const mode m = validated(opt.mode);
   const int threads = validated_threads(opt.threads);
-  return cpu::sum(x, m, threads, resolved_isa(opt.isa));
+  const isa resolved = resolved_isa(opt.isa);
+  if (validated(opt.backend) == backend::cuda) return cuda_backend::sum_host(x, m);
+  return cpu::sum(x, m, threads, resolved);
 }
 
 }  // namespace

@@ -22,6 +22,13 @@ enum class isa {
   avx512,
 };
 
+/// Where a reduction runs. Every backend gives the same bits.
+enum class backend {
+  automatic,  ///< the CPU for host memory (the GPU entry points in detred/cuda.hpp take device memory)
+  cpu,
+  cuda,  ///< copies host data to the GPU and reduces it there; throws detred::error if CUDA is not built or present
+};
+
 /// Per-call options. An aggregate, so call sites read `{.mode = detred::mode::compensated, .threads = 4}`.
 struct options {
   detred::mode mode = detred::mode::tree;
@@ -29,6 +36,7 @@ struct options {
   /// decide who computes which subtree: the result bits never depend on this value.
   int threads = 0;
   detred::isa isa = detred::isa::automatic;
+  detred::backend backend = detred::backend::automatic;
 };
 
 /// The one exception type detred throws: invalid arguments (unknown mode, negative thread count, an instruction set
@@ -41,5 +49,6 @@ class error : public std::runtime_error {
 /// Lower-case names, as used by the command-line tool and in error messages.
 const char* to_string(mode m);
 const char* to_string(isa i);
+const char* to_string(backend b);
 
 }  // namespace detred
