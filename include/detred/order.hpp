@@ -219,12 +219,24 @@ DETRED_HOST_DEVICE constexpr T finalize(pair<T> root) {
 // ---------------------------------------------------------------------------------------------------------------
 // The lane tree and the leaf tree, for any accumulator type V (T in tree mode, pair<T> in compensated mode).
 
-/// The halving lane tree over acc[0..width): afterwards acc[0] holds the leaf's value. width is a power of two.
+/// The steps of the halving lane tree over `width` lanes (a power of two), in order: for h = width/2, ..., 1, lane j
+/// takes lane j + h for every j < h. `step(j, h, count)` must perform lane[j + i] = combine(lane[j + i], lane[j + i + h])
+/// for i < count. Code holding G lanes per register passes `group` = G and receives count = G while h >= G (one
+/// register operation per call), then count = 1; scalar code passes group = 1.
+template <class Step>
+DETRED_HOST_DEVICE constexpr void lane_tree_steps(std::uint64_t width, std::uint64_t group, Step step) {
+  for (std::uint64_t h = width / 2; h >= 1; h /= 2) {
+    const std::uint64_t count = h >= group ? group : 1;
+    for (std::uint64_t j = 0; j < h; j += count) step(j, h, count);
+  }
+}
+
+/// The halving lane tree over acc[0..width): afterwards acc[0] holds the leaf's value.
 template <class V>
 DETRED_HOST_DEVICE constexpr void fold_lanes(V* acc, std::uint64_t width) {
-  for (std::uint64_t h = width / 2; h >= 1; h /= 2) {
-    for (std::uint64_t j = 0; j < h; ++j) acc[j] = combine(acc[j], acc[j + h]);
-  }
+  lane_tree_steps(width, 1, [acc](std::uint64_t j, std::uint64_t h, std::uint64_t) {
+    acc[j] = combine(acc[j], acc[j + h]);
+  });
 }
 
 /// The left-perfect leaf tree in streaming form: a stack of perfect subtrees kept like a binary counter.

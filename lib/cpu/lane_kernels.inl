@@ -7,8 +7,8 @@
 //
 // Lanes are GCC/Clang vector-extension values: each vector element is one lane of the canonical order, and vector
 // `+`/`-` are element-wise IEEE operations, so no addition is reassociated. No horizontal instructions are used: the
-// lane tree folds whole registers first (lane j with lane j + h for h >= a register's width), then the last few
-// levels in scalar code, exactly as order::fold_lanes prescribes.
+// lane tree runs order::lane_tree_steps: whole registers while h >= a register's width, scalar code for the last
+// few levels.
 
 template <class T>
 struct vector_of;
@@ -83,11 +83,13 @@ inline T tree_leaf(const T* x, std::uint64_t count) {
   const T* tail = x + full_rows * W;
   for (std::uint64_t j = 0; j < count - full_rows * W; ++j) lane[j] = order::accumulate(lane[j], tail[j]);
 
-  std::uint64_t h = W / 2;
-  for (; h >= VL; h /= 2) {
-    for (std::uint64_t j = 0; j < h; j += VL) store(lane + j, load(lane + j) + load(lane + j + h));
-  }
-  order::fold_lanes(lane, 2 * h);
+  order::lane_tree_steps(W, VL, [&lane](std::uint64_t j, std::uint64_t h, std::uint64_t group) {
+    if (group == VL) {
+      store(lane + j, load(lane + j) + load(lane + j + h));
+    } else {
+      lane[j] = order::combine(lane[j], lane[j + h]);
+    }
+  });
   return lane[0];
 }
 
@@ -147,20 +149,21 @@ inline order::pair<T> compensated_leaf(const T* x, std::uint64_t count) {
     lane_correction[j] = p.correction;
   }
 
-  std::uint64_t h = W / 2;
-  for (; h >= VL; h /= 2) {
-    for (std::uint64_t j = 0; j < h; j += VL) {
+  order::lane_tree_steps(W, VL, [&](std::uint64_t j, std::uint64_t h, std::uint64_t group) {
+    if (group == VL) {
       vec<T> s = load(lane_sum + j);
       vec<T> c = load(lane_correction + j);
       vector_combine<T>(s, c, load(lane_sum + j + h), load(lane_correction + j + h));
       store(lane_sum + j, s);
       store(lane_correction + j, c);
+    } else {
+      const order::pair<T> p = order::combine(order::pair<T>{lane_sum[j], lane_correction[j]},
+                                              order::pair<T>{lane_sum[j + h], lane_correction[j + h]});
+      lane_sum[j] = p.sum;
+      lane_correction[j] = p.correction;
     }
-  }
-  order::pair<T> lane[VL];
-  for (std::uint64_t j = 0; j < 2 * h; ++j) lane[j] = {lane_sum[j], lane_correction[j]};
-  order::fold_lanes(lane, 2 * h);
-  return lane[0];
+  });
+  return order::pair<T>{lane_sum[0], lane_correction[0]};
 }
 
 // ---------------------------------------------------------------------------------------------------------------
