@@ -19,5 +19,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/detredConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/detredConfig.cmake ${PROJECT_BINARY_DIR}/detredConfigVersion.cmake
   DESTINATION ${detred_cmake_dir})
 
+# The .pc file finds the prefix relative to its own folder, so an install can be moved (or made with --prefix).
+file(RELATIVE_PATH DETRED_PC_TO_PREFIX ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 configure_file(${PROJECT_SOURCE_DIR}/cmake/detred.pc.in ${PROJECT_BINARY_DIR}/detred.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/detred.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
