@@ -1,0 +1,31 @@
+// The loops detred is compared with. Each lives in its own translation unit with its own flags (CMakeLists.txt):
+//   (a) strict_serial_baseline.cpp  the obvious loop with detred's strict floating-point flags
+//   (b) fastmath_baseline.cpp       the obvious loop with -O3 -march=native -ffast-math
+//   (c) fastmath_baseline.cpp       an OpenMP reduction(+:s) loop with the same flags
+//   (d) fastmath_ceiling.cpp        the bandwidth ceiling: the fastest non-deterministic loop we can write
+// None of them is deterministic across thread counts or builds except (a); that is the point of the comparison.
+#pragma once
+
+#include <cstddef>
+
+namespace detred::bench {
+
+double strict_serial_sum(const double* x, std::size_t n);
+float strict_serial_sum(const float* x, std::size_t n);
+
+double fastmath_serial_sum(const double* x, std::size_t n);
+float fastmath_serial_sum(const float* x, std::size_t n);
+
+double fastmath_omp_sum(const double* x, std::size_t n, int threads);
+float fastmath_omp_sum(const float* x, std::size_t n, int threads);
+
+/// Accumulator counts the ceiling is compiled for; the harness measures each and keeps the fastest as (d).
+inline constexpr int ceiling_accumulator_counts[] = {8, 16, 32};
+
+/// Each thread sums a contiguous chunk with `accumulators` independent 64-byte vector accumulators (one of
+/// ceiling_accumulator_counts); the partial sums are added in whatever order the threads finish. threads == 1 runs
+/// without a parallel region, as detred does.
+double ceiling_sum(const double* x, std::size_t n, int threads, int accumulators);
+float ceiling_sum(const float* x, std::size_t n, int threads, int accumulators);
+
+}  // namespace detred::bench

@@ -1,0 +1,67 @@
+// detred-bench: detred::sum against the baselines of baselines.hpp, interleaved on the same buffers, with a
+// PASS/MISS column for the performance targets. docs/benchmarks.md explains the output.
+#include <fstream>
+#include <iostream>
+#include <vector>
+
+#include "aligned_buffer.hpp"
+#include "bench_options.hpp"
+#include "detred/cpu.hpp"
+#include "measure_group.hpp"
+#include "report.hpp"
+
+namespace {
+
+using namespace detred::bench;
+
+/// One buffer per (type, n), filled once; every variant of every round reads it.
+template <class T>
+std::vector<row> run_type(const bench_options& o, std::ostream& table) {
+  std::vector<row> all;
+  for (std::uint64_t n : o.sizes) {
+    aligned_buffer<T> x(n);
+    fill_uniform(x);
+    std::vector<row> rows = sorted_for_table(evaluate_group(measure_group<T>(x.span(), o)));
+    print_table_rows(table, rows);
+    table.flush();
+    all.insert(all.end(), rows.begin(), rows.end());
+  }
+  return all;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bench_options o = parse_bench_options(argc, argv);
+  const bool json_to_stdout = o.json_path && *o.json_path == "-";
+  std::ostream& table = json_to_stdout ? std::cerr : std::cout;
+
+  table << "detred-bench: detred isa " << detred::to_string(detred::resolved_isa(o.isa)) << ", " << o.rounds
+        << " rounds, batches of >= " << o.timing.min_seconds * 1000 << " ms\n";
+  print_table_header(table);
+  std::vector<row> rows;
+  for (const std::string& type : o.types) {
+    std::vector<row> r = type == "double" ? run_type<double>(o, table) : run_type<float>(o, table);
+    rows.insert(rows.end(), r.begin(), r.end());
+  }
+  print_target_summary(table, rows);
+
+  bool bits_ok = true;
+  for (const row& r : rows) bits_ok = bits_ok && r.m.bit_mismatches == 0;
+
+  if (o.json_path) {
+    const nlohmann::json doc = to_json(rows, o);
+    if (json_to_stdout) {
+      std::cout << doc.dump(2) << "\n";
+    } else {
+      std::ofstream file(*o.json_path);
+      file << doc.dump(2) << "\n";
+      if (!file) {
+        std::cerr << "detred-bench: cannot write " << *o.json_path << "\n";
+        return 2;
+      }
+    }
+  }
+  // A missed target is a measurement, not a failure of the tool; differing bits are a failure.
+  return bits_ok ? 0 : 1;
+}

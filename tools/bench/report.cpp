@@ -1,0 +1,121 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "detred/cpu.hpp"
+#include "detred/order.hpp"
+
+namespace detred::bench {
+namespace {
+
+int op_rank(const measurement& m) {
+  if (m.is_detred()) return m.mode == "tree" ? 0 : 1;
+  if (m.op == op::fastmath_omp) return 2;
+  if (m.op == op::ceiling) return 3;
+  if (m.op == op::strict_serial) return 4;
+  return 5;
+}
+
+std::string ratio_cell(std::optional<double> r) { return r ? fmt::format("{:6.2f}", *r) : fmt::format("{:>6}", "-"); }
+
+std::string target_cell(const row& r) {
+  std::string cell;
+  for (const target_check& t : r.targets) {
+    if (!cell.empty()) cell += "; ";
+    cell += fmt::format("{} {}", t.pass ? "PASS" : "MISS", t.rule);
+  }
+  return cell;
+}
+
+nlohmann::json optional_json(std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+std::vector<row> sorted_for_table(std::vector<row> rows) {
+  std::stable_sort(rows.begin(), rows.end(), [](const row& a, const row& b) {
+    if (a.m.threads != b.m.threads) return a.m.threads < b.m.threads;
+    return op_rank(a.m) < op_rank(b.m);
+  });
+  return rows;
+}
+
+void print_table_header(std::ostream& out) {
+  fmt::print(out,
+             "Gelem/s and GB/s: medians over the rounds; spread: (max - min) / median over the rounds.\n"
+             "x(a) strict serial loop, x(b) -O3 -march=native -ffast-math serial loop (both one thread), "
+             "x(c) fast-math OpenMP reduction, x(d) bandwidth ceiling (best accumulator count), both at the row's "
+             "threads.\n\n");
+  fmt::print(out, "{:<6} {:>5} {:>3} {:<15} {:<11} {:>8} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}  {}\n", "type", "n", "thr",
+             "op", "mode", "Gelem/s", "GB/s", "spread", "x(a)", "x(b)", "x(c)", "x(d)", "target");
+}
+
+void print_table_rows(std::ostream& out, const std::vector<row>& rows) {
+  for (const row& r : rows) {
+    const measurement& m = r.m;
+    fmt::print(out, "{:<6} {:>5} {:>3} {:<15} {:<11} {:>8.2f} {:>7.1f} {:>5.0f}% {} {} {} {}  {}{}\n", m.type,
+               format_size(m.n), m.threads, m.op, m.mode, m.gelem, m.gbytes(), 100 * m.spread(),
+               ratio_cell(r.r.strict_serial), ratio_cell(r.r.fastmath_serial), ratio_cell(r.r.fastmath_omp),
+               ratio_cell(r.r.ceiling), target_cell(r), m.bit_mismatches != 0 ? "  BITS DIFFER" : "");
+  }
+  out << "\n";
+}
+
+int print_target_summary(std::ostream& out, const std::vector<row>& rows) {
+  int pass = 0;
+  int miss = 0;
+  for (const row& r : rows) {
+    for (const target_check& t : r.targets) (t.pass ? pass : miss)++;
+  }
+  fmt::print(out, "targets: {} PASS, {} MISS\n", pass, miss);
+  for (const row& r : rows) {
+    for (const target_check& t : r.targets) {
+      if (t.pass) continue;
+      const std::optional<double> ratio = t.baseline == op::ceiling ? r.r.ceiling : r.r.fastmath_serial;
+      fmt::print(out, "  MISS {} {} threads={}: {} (measured {:.3f})\n", r.m.type, format_size(r.m.n), r.m.threads,
+                 t.rule, ratio.value_or(0));
+    }
+  }
+  return miss;
+}
+
+nlohmann::json to_json(const std::vector<row>& rows, const bench_options& o) {
+  nlohmann::json doc;
+  doc["tool"] = "detred-bench";
+  doc["order_version"] = detred::order_version;
+  doc["isa_requested"] = detred::to_string(o.isa);
+  doc["isa"] = detred::to_string(detred::resolved_isa(o.isa));
+  doc["rounds"] = o.rounds;
+  doc["min_time_s"] = o.timing.min_seconds;
+  nlohmann::json& out = doc["rows"] = nlohmann::json::array();
+  for (const row& r : rows) {
+    const measurement& m = r.m;
+    nlohmann::json j;
+    j["op"] = m.op;
+    j["mode"] = m.mode;
+    j["type"] = m.type;
+    j["n"] = m.n;
+    j["threads"] = m.threads;
+    j["gelem_per_s"] = m.gelem;
+    j["gb_per_s"] = m.gbytes();
+    j["spread"] = m.spread();
+    j["gelem_per_s_rounds"] = m.gelem_per_round;
+    j["ratio"] = {{"strict_serial", optional_json(r.r.strict_serial)},
+                  {"fastmath_serial", optional_json(r.r.fastmath_serial)},
+                  {"fastmath_omp", optional_json(r.r.fastmath_omp)},
+                  {"ceiling", optional_json(r.r.ceiling)}};
+    if (m.is_detred()) j["bit_mismatches"] = m.bit_mismatches;
+    nlohmann::json targets = nlohmann::json::array();
+    for (const target_check& t : r.targets) {
+      targets.push_back({{"rule", t.rule}, {"baseline", t.baseline}, {"min_ratio", t.min_ratio}, {"pass", t.pass}});
+    }
+    j["targets"] = targets;
+    out.push_back(j);
+  }
+  return doc;
+}
+
+}  // namespace detred::bench

@@ -1,0 +1,49 @@
+#include "targets.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace detred::bench {
+namespace {
+
+struct target_rule {
+  const char* mode;
+  bool (*applies)(std::uint64_t n, int threads);
+  const char* baseline;
+  double min_ratio;
+  const char* rule;
+};
+
+constexpr target_rule rules[] = {
+    {"tree", [](std::uint64_t n, int t) { return n == (std::uint64_t{1} << 27) && t == 2; }, op::ceiling, 0.95,
+     "2^27/2t: tree >= 0.95 x (d)"},
+    {"compensated", [](std::uint64_t n, int t) { return n == (std::uint64_t{1} << 27) && t == 2; }, op::ceiling, 0.90,
+     "2^27/2t: comp >= 0.90 x (d)"},
+    {"tree", [](std::uint64_t n, int t) { return n == (std::uint64_t{1} << 16) && t == 1; }, op::ceiling, 0.90,
+     "2^16/1t: tree >= 0.90 x (d)"},
+    {"compensated", [](std::uint64_t n, int t) { return n == (std::uint64_t{1} << 16) && t == 1; }, op::ceiling, 0.40,
+     "2^16/1t: comp >= 0.40 x (d)"},
+    {"tree", [](std::uint64_t n, int) { return n <= (std::uint64_t{1} << 12); }, op::fastmath_serial, 0.70,
+     "n<=2^12: tree >= 0.70 x (b)"},
+};
+
+std::optional<double> ratio_to(const ratios& r, const std::string& baseline) {
+  return baseline == op::ceiling ? r.ceiling : r.fastmath_serial;
+}
+
+}  // namespace
+
+std::vector<target_check> targets_for(const measurement& m, const ratios& r) {
+  std::vector<target_check> out;
+  if (!m.is_detred()) return out;
+  for (const target_rule& t : rules) {
+    if (m.mode != t.mode || !t.applies(m.n, m.threads)) continue;
+    const std::optional<double> ratio = ratio_to(r, t.baseline);
+    if (!ratio) continue;  // the baseline was not part of this run
+    out.push_back({t.rule, t.baseline, t.min_ratio, *ratio >= t.min_ratio});
+  }
+  return out;
+}
+
+}  // namespace detred::bench

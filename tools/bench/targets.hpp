@@ -1,0 +1,16 @@
+// The performance targets of issue 4, as rules on a row and its ratios.
+#pragma once
+
+#include <vector>
+
+#include "measurement.hpp"
+
+namespace detred::bench {
+
+/// The targets that apply to this row (none for baseline rows), each with PASS or MISS filled in.
+///   n = 2^27, 2 threads:  tree >= 0.95 x (d), compensated >= 0.90 x (d), both types
+///   n = 2^16, 1 thread:   tree >= 0.90 x (d), compensated >= 0.40 x (d)
+///   n <= 2^12:            tree >= 0.70 x (b)
+std::vector<target_check> targets_for(const measurement& m, const ratios& r);
+
+}  // namespace detred::bench
