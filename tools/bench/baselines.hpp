@@ -19,13 +19,24 @@ float fastmath_serial_sum(const float* x, std::size_t n);
 double fastmath_omp_sum(const double* x, std::size_t n, int threads);
 float fastmath_omp_sum(const float* x, std::size_t n, int threads);
 
-/// Accumulator counts the ceiling is compiled for; the harness measures each and keeps the fastest as (d).
-inline constexpr int ceiling_accumulator_counts[] = {8, 16, 32};
+/// One compiled shape of the ceiling: accumulators of vector_bytes each. The harness measures every shape in
+/// ceiling_shapes and takes the fastest (or (c), if that is faster still) as (d).
+struct ceiling_shape {
+  const char* name;
+  int vector_bytes;
+  int accumulators;
+};
+inline constexpr ceiling_shape ceiling_shapes[] = {
+    {"zmm8", 64, 8},
+    {"zmm16", 64, 16},
+    {"zmm32", 64, 32},
+    {"ymm16", 32, 16},
+};
 
-/// Each thread sums a contiguous chunk with `accumulators` independent 64-byte vector accumulators (one of
-/// ceiling_accumulator_counts); the partial sums are added in whatever order the threads finish. threads == 1 runs
-/// without a parallel region, as detred does.
-double ceiling_sum(const double* x, std::size_t n, int threads, int accumulators);
-float ceiling_sum(const float* x, std::size_t n, int threads, int accumulators);
+/// Each thread sums a contiguous chunk with independent vector accumulators of the given shape (one of
+/// ceiling_shapes); the partial sums are added in whatever order the threads finish. threads == 1 runs without a
+/// parallel region, as detred does.
+double ceiling_sum(const double* x, std::size_t n, int threads, ceiling_shape shape);
+float ceiling_sum(const float* x, std::size_t n, int threads, ceiling_shape shape);
 
 }  // namespace detred::bench

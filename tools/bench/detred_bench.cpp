@@ -2,6 +2,7 @@
 // PASS/MISS column for the performance targets. docs/benchmarks.md explains the output.
 #include <fstream>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "aligned_buffer.hpp"
@@ -13,6 +14,15 @@
 namespace {
 
 using namespace detred::bench;
+
+/// The 1-minute load average: other work on the machine is the main source of noise, two-thread rows above all
+/// (the second thread waits for a free core), so the table says how busy the machine was.
+std::string load_average() {
+  std::ifstream f("/proc/loadavg");
+  std::string one_minute;
+  f >> one_minute;
+  return f ? one_minute : "unknown";
+}
 
 /// One buffer per (type, n), filled once; every variant of every round reads it.
 template <class T>
@@ -36,6 +46,7 @@ int main(int argc, char** argv) {
   const bool json_to_stdout = o.json_path && *o.json_path == "-";
   std::ostream& table = json_to_stdout ? std::cerr : std::cout;
 
+  const std::string load_at_start = load_average();
   table << "detred-bench: detred isa " << detred::to_string(detred::resolved_isa(o.isa)) << ", " << o.rounds
         << " rounds, batches of >= " << o.timing.min_seconds * 1000 << " ms\n";
   print_table_header(table);
@@ -45,6 +56,7 @@ int main(int argc, char** argv) {
     rows.insert(rows.end(), r.begin(), r.end());
   }
   print_target_summary(table, rows);
+  table << "load average (1 min) at start " << load_at_start << ", at end " << load_average() << "\n";
 
   bool bits_ok = true;
   for (const row& r : rows) bits_ok = bits_ok && r.m.bit_mismatches == 0;

@@ -2,6 +2,8 @@
 // Built with -O3 -march=native -ffast-math (CMakeLists.txt). Out of cache it measures what the memory system
 // delivers; in cache it measures the core's add throughput (two 64-byte vector adds per cycle need at least
 // latency x 2 independent accumulators, hence 8 or more; more of them also lets the loads run further ahead).
+// Several shapes are compiled because none wins everywhere: 64-byte vectors are fastest in cache, while on the
+// machine these were written on 32-byte loads streamed faster from DRAM (docs/benchmarks.md).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -13,45 +15,42 @@
 namespace detred::bench {
 namespace {
 
-// A dependent type cannot carry vector_size directly, hence one typedef per element type.
-template <class T>
+// A dependent type cannot carry vector_size directly, hence one typedef per element type and width.
+template <class T, std::size_t Bytes>
 struct vector_of;
-template <>
-struct vector_of<double> {
-  typedef double type __attribute__((vector_size(64)));
+template <std::size_t Bytes>
+struct vector_of<double, Bytes> {
+  typedef double type __attribute__((vector_size(Bytes)));
 };
-template <>
-struct vector_of<float> {
-  typedef float type __attribute__((vector_size(64)));
+template <std::size_t Bytes>
+struct vector_of<float, Bytes> {
+  typedef float type __attribute__((vector_size(Bytes)));
 };
 
-template <class T>
-using vec = typename vector_of<T>::type;
-
-template <class T>
-inline constexpr std::size_t vector_lanes = 64 / sizeof(T);
-
-template <class T>
-inline vec<T> load(const T* p) {
-  vec<T> v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-/// A contiguous chunk with A independent vector accumulators, fully unrolled; a scalar loop takes the tail.
-template <class T, int A>
+/// A contiguous chunk with A independent accumulators of B bytes each, fully unrolled; a scalar loop takes the
+/// tail.
+template <class T, std::size_t B, int A>
 T chunk_sum(const T* x, std::size_t n) {
-  constexpr std::size_t VL = vector_lanes<T>;
+  using vec = typename vector_of<T, B>::type;
+  constexpr std::size_t VL = B / sizeof(T);
   constexpr std::size_t step = A * VL;
-  vec<T> acc[A];
+  vec acc[A];
 #pragma GCC unroll 32
-  for (int a = 0; a < A; ++a) acc[a] = vec<T>{} + T(0);
+  for (int a = 0; a < A; ++a) acc[a] = vec{} + T(0);
   std::size_t i = 0;
   for (; i + step <= n; i += step) {
 #pragma GCC unroll 32
-    for (int a = 0; a < A; ++a) acc[a] += load(x + i + static_cast<std::size_t>(a) * VL);
+    for (int a = 0; a < A; ++a) {
+      vec v;
+      std::memcpy(&v, x + i + static_cast<std::size_t>(a) * VL, sizeof v);
+      acc[a] += v;
+    }
   }
-  for (; i + VL <= n; i += VL) acc[0] += load(x + i);
+  for (; i + VL <= n; i += VL) {
+    vec v;
+    std::memcpy(&v, x + i, sizeof v);
+    acc[0] += v;
+  }
 #pragma GCC unroll 32
   for (int a = 1; a < A; ++a) acc[0] += acc[a];
   T s = 0;
@@ -64,20 +63,21 @@ template <class T>
 using chunk_fn = T (*)(const T*, std::size_t);
 
 template <class T>
-chunk_fn<T> chunk_for(int accumulators) {
-  switch (accumulators) {
+chunk_fn<T> chunk_for(ceiling_shape shape) {
+  if (shape.vector_bytes == 32) return chunk_sum<T, 32, 16>;
+  switch (shape.accumulators) {
     case 8:
-      return chunk_sum<T, 8>;
+      return chunk_sum<T, 64, 8>;
     case 32:
-      return chunk_sum<T, 32>;
+      return chunk_sum<T, 64, 32>;
     default:
-      return chunk_sum<T, 16>;
+      return chunk_sum<T, 64, 16>;
   }
 }
 
 template <class T>
-T ceiling(const T* x, std::size_t n, int threads, int accumulators) {
-  const chunk_fn<T> chunk = chunk_for<T>(accumulators);
+T ceiling(const T* x, std::size_t n, int threads, ceiling_shape shape) {
+  const chunk_fn<T> chunk = chunk_for<T>(shape);
   if (threads <= 1) return chunk(x, n);
   T total = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : total)
@@ -96,11 +96,11 @@ T ceiling(const T* x, std::size_t n, int threads, int accumulators) {
 
 }  // namespace
 
-double ceiling_sum(const double* x, std::size_t n, int threads, int accumulators) {
-  return ceiling(x, n, threads, accumulators);
+double ceiling_sum(const double* x, std::size_t n, int threads, ceiling_shape shape) {
+  return ceiling(x, n, threads, shape);
 }
-float ceiling_sum(const float* x, std::size_t n, int threads, int accumulators) {
-  return ceiling(x, n, threads, accumulators);
+float ceiling_sum(const float* x, std::size_t n, int threads, ceiling_shape shape) {
+  return ceiling(x, n, threads, shape);
 }
 
 }  // namespace detred::bench

@@ -84,9 +84,10 @@ std::vector<variant<T>> variants_for(std::span<const T> x, const bench_options& 
     v.push_back(detred_variant<T>(x, detred::mode::compensated, t, o.isa));
     v.push_back(baseline_variant<T>(x, op::fastmath_omp, "fast-math", t,
                                     [](const T* p, std::size_t n, int th) { return fastmath_omp_sum(p, n, th); }));
-    for (int acc : ceiling_accumulator_counts) {
-      v.push_back(baseline_variant<T>(x, op::ceiling, "acc" + std::to_string(acc), t,
-                                      [acc](const T* p, std::size_t n, int th) { return ceiling_sum(p, n, th, acc); }));
+    for (const ceiling_shape& shape : ceiling_shapes) {
+      v.push_back(baseline_variant<T>(x, op::ceiling, shape.name, t, [shape](const T* p, std::size_t n, int th) {
+        return ceiling_sum(p, n, th, shape);
+      }));
     }
   }
   return v;

@@ -9,7 +9,7 @@
 namespace detred::bench {
 
 /// Names of the op field. detred rows have op "sum" and mode "tree" or "compensated"; the baselines have their
-/// own op, and the ceiling's mode names its accumulator count ("acc16").
+/// own op, and the ceiling's mode names its shape ("zmm16": 16 accumulators of 64 bytes).
 namespace op {
 inline constexpr const char* detred_sum = "sum";
 inline constexpr const char* strict_serial = "strict_serial";      // (a)
@@ -44,7 +44,8 @@ struct measurement {
 };
 
 /// Ratios of a row to each baseline of its (type, n, threads); (a) and (b) are serial, so every thread count is
-/// compared with their one-thread figure. (d) is the fastest of the ceiling's accumulator counts. Absent when that
+/// compared with their one-thread figure. (d) is the fastest of the ceiling's shapes and
+/// (c) at the row's threads. Absent when that
 /// baseline was not measured.
 struct ratios {
   std::optional<double> strict_serial;
