@@ -1,0 +1,139 @@
+// See text.hpp for the accepted syntax.
+#include "text.hpp"
+
+#include <charconv>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "input_error.hpp"
+
+namespace detred::verify {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::string printable(std::string_view s) {
+  std::string out;
+  for (char c : s.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  if (s.size() > 40) out += "...";
+  return out;
+}
+
+std::vector<std::string_view> split_fields(std::string_view line) {
+  std::vector<std::string_view> fields;
+  while (true) {
+    const std::size_t comma = line.find(',');
+    std::string_view field = trim(line.substr(0, comma));
+    if (field.size() >= 2 && field.front() == '"' && field.back() == '"') field = field.substr(1, field.size() - 2);
+    fields.push_back(field);
+    if (comma == std::string_view::npos) return fields;
+    line.remove_prefix(comma + 1);
+  }
+}
+
+enum class parse_status { ok, not_a_number, out_of_range };
+
+template <class T>
+parse_status parse_number(std::string_view s, T& out) {
+  if (s.size() > 1 && s.front() == '+' && s[1] != '-' && s[1] != '+') s.remove_prefix(1);
+  if (s.empty()) return parse_status::not_a_number;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out, std::chars_format::general);
+  if (ec == std::errc::result_out_of_range) return parse_status::out_of_range;
+  if (ec != std::errc() || end != s.data() + s.size()) return parse_status::not_a_number;
+  return parse_status::ok;
+}
+
+std::optional<std::size_t> as_index(const std::string& column) {
+  if (column.empty() || column.size() > 9) return std::nullopt;
+  std::size_t v = 0;
+  for (char c : column) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + static_cast<std::size_t>(c - '0');
+  }
+  return v;
+}
+
+template <class T>
+std::vector<T> parse(std::string_view text, const std::string& column, const std::string& name) {
+  const char* type = sizeof(T) == 4 ? "float32" : "float64";
+  const std::optional<std::size_t> index = as_index(column);
+  std::optional<std::size_t> selected = index;  // resolved from the header when the column is a name
+  bool first = true;
+  std::vector<T> out;
+  std::size_t line_number = 0;
+  while (!text.empty()) {
+    const std::size_t newline = text.find('\n');
+    const std::string_view line = trim(text.substr(0, newline));
+    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+    ++line_number;
+    if (line.empty() || line.front() == '#') continue;
+    const std::string where = "line " + std::to_string(line_number) + ": ";
+
+    std::string_view field = line;
+    if (column.empty()) {
+      if (line.find(',') != std::string_view::npos) {
+        throw input_error(name, where + "expected one number per line, found a ',' (use --column for CSV)");
+      }
+    } else {
+      const std::vector<std::string_view> fields = split_fields(line);
+      if (first && !selected) {
+        for (std::size_t k = 0; k < fields.size(); ++k) {
+          if (fields[k] == column) selected = k;
+        }
+        if (!selected) {
+          throw input_error(name, where + "no column named '" + printable(column) + "' in the header line");
+        }
+        first = false;
+        continue;
+      }
+      if (*selected >= fields.size()) {
+        throw input_error(name, where + "has " + std::to_string(fields.size()) + " fields, column " +
+                                    std::to_string(*selected) + " (0-based) was requested");
+      }
+      field = fields[*selected];
+      T probe{};
+      if (first && index && parse_number(field, probe) == parse_status::not_a_number) {
+        first = false;  // a header line above numeric data
+        continue;
+      }
+    }
+    first = false;
+
+    T value{};
+    switch (parse_number(field, value)) {
+      case parse_status::ok:
+        break;
+      case parse_status::not_a_number:
+        throw input_error(name, where + "cannot parse '" + printable(field) + "' as a number");
+      case parse_status::out_of_range:
+        throw input_error(name, where + "'" + printable(field) + "' is out of the range of " + type +
+                                    " (it overflows, or underflows to zero)");
+    }
+    if (value != value) {
+      throw input_error(name, where + "NaN is not accepted in text input (binary inputs may hold NaN)");
+    }
+    out.push_back(value);
+  }
+  if (out.empty()) throw input_error(name, "no numbers found in the text");
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> parse_text_f64(std::string_view text, const std::string& column, const std::string& name) {
+  return parse<double>(text, column, name);
+}
+
+std::vector<float> parse_text_f32(std::string_view text, const std::string& column, const std::string& name) {
+  return parse<float>(text, column, name);
+}
+
+}  // namespace detred::verify

@@ -1,0 +1,25 @@
+// Text input: one number per line, or one column of a CSV file.
+//
+// Rules: lines end in \n or \r\n; blank lines and lines starting with '#' are skipped; spaces and tabs around a
+// number are ignored; numbers are read with std::from_chars, so the result is the correctly rounded value of the
+// decimal text, on every machine and in every locale. "inf" and "-inf" are accepted; NaN is not (a NaN in a text
+// file is nearly always a missing value, and it would make every sum NaN); binary inputs may hold NaN. A value
+// whose magnitude overflows, or underflows to zero, in the target type is an error.
+//
+// CSV: fields are separated by commas; a field may be wrapped in double quotes. The column is a 0-based index or
+// a header name. The first non-blank line is a header when a name is given, or when its selected field is not a
+// number.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace detred::verify {
+
+/// Parses text as described above; column empty means one number per line. Throws input_error naming `name` and
+/// the line for the first problem found.
+std::vector<double> parse_text_f64(std::string_view text, const std::string& column, const std::string& name);
+std::vector<float> parse_text_f32(std::string_view text, const std::string& column, const std::string& name);
+
+}  // namespace detred::verify
