@@ -1,0 +1,69 @@
+// The host side of the kernels: picks the load path from the pointer's alignment and launches the passes.
+// The only translation unit with kernels, so each kernel is instantiated once: 2 types x 2 modes x 2 load paths for
+// the leaf pass, 2 x 2 for the folding pass.
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "cuda_check.hpp"
+#include "enqueue.hpp"
+#include "fold_pass.cuh"
+#include "leaf_pass.cuh"
+
+namespace detred::cuda::detail {
+namespace {
+
+template <class T, class V>
+void enqueue(const T* x, std::uint64_t n, const launch_plan& plan, void* partials, T* result, cudaStream_t stream) {
+  // 16-byte loads need a 16-byte aligned base: leaves start every L * sizeof(T) = 16 KiB from it.
+  const bool aligned = reinterpret_cast<std::uintptr_t>(x) % 16 == 0;
+  V* const a = static_cast<V*>(partials);
+  V* const b = a + (plan.blocks > 1 ? plan.blocks : 0);
+  const dim3 grid(static_cast<unsigned>(plan.blocks));
+  const dim3 block(plan.warps_per_block * warp_size);
+  if (aligned) {
+    leaf_pass<T, V, true><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
+  } else {
+    leaf_pass<T, V, false><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
+  }
+  check(cudaGetLastError(), "leaf pass launch");
+
+  std::uint64_t count = plan.blocks;
+  V* in = a;
+  V* out = b;
+  while (count > 1) {
+    const std::uint64_t blocks = (count + fold_block_values - 1) / fold_block_values;
+    fold_pass<T, V><<<static_cast<unsigned>(blocks), fold_threads, 0, stream>>>(in, count, out, result);
+    check(cudaGetLastError(), "folding pass launch");
+    count = blocks;
+    V* const t = in;
+    in = out;
+    out = t;
+  }
+}
+
+template <class T>
+void enqueue_mode(const T* x, std::uint64_t n, mode m, const launch_plan& plan, void* partials, T* result,
+                  stream_t stream) {
+  static_assert(fold_block_values == std::uint64_t{fold_threads} * values_per_thread);
+  if (plan.blocks > 0xffffffffu) throw error("CUDA sum: " + std::to_string(n) + " elements need too many blocks");
+  if (m == mode::compensated) {
+    enqueue<T, order::pair<T>>(x, n, plan, partials, result, stream);
+  } else {
+    enqueue<T, T>(x, n, plan, partials, result, stream);
+  }
+}
+
+}  // namespace
+
+void enqueue_sum(const double* x, std::uint64_t n, mode m, const launch_plan& plan, void* partials, double* result,
+                 stream_t stream) {
+  enqueue_mode(x, n, m, plan, partials, result, stream);
+}
+
+void enqueue_sum(const float* x, std::uint64_t n, mode m, const launch_plan& plan, void* partials, float* result,
+                 stream_t stream) {
+  enqueue_mode(x, n, m, plan, partials, result, stream);
+}
+
+}  // namespace detred::cuda::detail

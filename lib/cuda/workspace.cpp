@@ -1,0 +1,100 @@
+// detred::cuda::workspace: allocated once, reused by every call.
+#include <string>
+#include <utility>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.hpp"
+#include "launch_plan.hpp"
+#include "workspace_state.hpp"
+
+namespace detred::cuda {
+
+using detail::check;
+
+namespace {
+
+/// The partial buffer's first size: the block values of the largest default plan before it grows (target_blocks
+/// leaf-pass blocks plus one folding value), at 16 bytes, the size of a double (sum, correction) pair.
+constexpr std::size_t initial_partial_bytes = (detail::target_blocks + 1) * 16;
+constexpr std::size_t slot_bytes = 16;
+
+void free_device(void* p) {
+  // Never throws: also runs during unwinding and at exit, when the CUDA runtime may already be shut down.
+  if (p != nullptr) static_cast<void>(cudaFree(p));
+}
+
+}  // namespace
+
+workspace::state::state(int dev) : device(dev) {
+  try {
+    check(cudaMalloc(&partials, initial_partial_bytes), "cudaMalloc (workspace partials)");
+    partial_bytes = initial_partial_bytes;
+    check(cudaMalloc(&result, slot_bytes), "cudaMalloc (workspace result)");
+    check(cudaMallocHost(&host_result, slot_bytes), "cudaMallocHost (workspace result)");
+  } catch (...) {
+    free_device(partials);
+    free_device(result);
+    throw;
+  }
+}
+
+workspace::state::~state() {
+  free_device(partials);
+  free_device(result);
+  free_device(staging);
+  if (host_result != nullptr) static_cast<void>(cudaFreeHost(host_result));
+}
+
+void workspace::state::reserve_partials(std::size_t bytes) {
+  if (bytes <= partial_bytes) return;
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (growing the workspace)");
+  free_device(partials);
+  partials = nullptr;
+  partial_bytes = 0;
+  check(cudaMalloc(&partials, bytes), "cudaMalloc (workspace partials)");
+  partial_bytes = bytes;
+}
+
+void workspace::state::reserve_staging(std::size_t bytes) {
+  if (bytes <= staging_bytes) return;
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (growing the staging buffer)");
+  free_device(staging);
+  staging = nullptr;
+  staging_bytes = 0;
+  check(cudaMalloc(&staging, bytes), "cudaMalloc (staging buffer for sum_host)");
+  staging_bytes = bytes;
+}
+
+void workspace::state::check_current_device() const {
+  int current = -1;
+  check(cudaGetDevice(&current), "cudaGetDevice");
+  if (current != device) {
+    throw error("CUDA workspace belongs to device " + std::to_string(device) + " but device " +
+                std::to_string(current) + " is current");
+  }
+}
+
+namespace {
+
+int current_device() {
+  // The count first: without a device or driver it fails with the reason, where cudaGetDevice may not.
+  int count = 0;
+  check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  int dev = -1;
+  check(cudaGetDevice(&dev), "cudaGetDevice");
+  return dev;
+}
+
+}  // namespace
+
+workspace::workspace() : state_(std::make_unique<state>(current_device())) {}
+workspace::~workspace() = default;
+workspace::workspace(workspace&&) noexcept = default;
+workspace& workspace::operator=(workspace&&) noexcept = default;
+
+int workspace::device() const { return state_->device; }
+
+std::size_t workspace::device_bytes() const { return state_->partial_bytes + slot_bytes + state_->staging_bytes; }
+
+}  // namespace detred::cuda

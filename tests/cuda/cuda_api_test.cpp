@@ -1,0 +1,151 @@
+// The CUDA API's contract: errors become detred::error with the CUDA text, a workspace stops allocating once it
+// exists, streams are respected, and a build without a device says so instead of failing silently.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include "cuda/gpu_paths.hpp"
+#include "detred/cuda.hpp"
+#include "detred/detred.hpp"
+#include "test_data.hpp"
+
+namespace detred::testing {
+namespace {
+
+// Runs where there is no device (CI): the public API must throw detred::error carrying CUDA's own reason.
+TEST(CudaWithoutDevice, BackendCudaThrowsWithTheCudaReason) {
+  if (missing_device_reason().empty()) GTEST_SKIP() << "a CUDA device is present; this checks the message without one";
+  EXPECT_FALSE(cuda::available());
+  const std::vector<double> x = {1.0, 2.0};
+  try {
+    detred::sum(std::span<const double>(x), {.backend = backend::cuda});
+    ADD_FAILURE() << "expected detred::error";
+  } catch (const detred::error& e) {
+    EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos) << e.what();
+    std::cout << "[ message  ] " << e.what() << "\n";
+  }
+  EXPECT_THROW(cuda::workspace{}, detred::error);
+}
+
+using Api = Gpu;
+
+TEST_F(Api, AvailableAndAutomaticStaysOnTheCpu) {
+  EXPECT_TRUE(cuda::available());
+  const std::vector<float> x = generate<float>(values::uniform, 100000, 11);
+  // backend::automatic takes host memory on the CPU; every backend gives the same bits.
+  EXPECT_EQ(bits(detred::sum(std::span<const float>(x))),
+            bits(detred::sum(std::span<const float>(x), {.backend = backend::cuda})));
+}
+
+TEST_F(Api, InvalidArgumentsThrowDetredError) {
+  device_array<double> d(16);
+  ASSERT_TRUE(d.ok());
+  const std::span<const double> x(d.data(), 16);
+  EXPECT_THROW(cuda::sum(x, test_workspace(), static_cast<mode>(7)), detred::error);
+  EXPECT_THROW(cuda::sum_async(x, nullptr, test_workspace()), detred::error);
+  EXPECT_THROW(cuda::sum(std::span<const double>(static_cast<const double*>(nullptr), 5), test_workspace()),
+               detred::error);
+  EXPECT_THROW(cuda::detail::forced_plan(10, 3, 8), detred::error);
+}
+
+// After the first call of the largest size, further calls of any size up to it allocate nothing: the workspace's
+// size is unchanged, and so is the device's free memory.
+TEST_F(Api, NoAllocationPerCallOnceTheWorkspaceExists) {
+  const std::uint64_t big = std::uint64_t{1} << 24;
+  const std::vector<double> x = generate<double>(values::uniform, big, 12);
+  device_array<double> d(big);
+  device_array<double> out(1);
+  ASSERT_TRUE(d.ok());
+  DETRED_CUDA_OK(cudaMemcpy(d.data(), x.data(), big * sizeof(double), cudaMemcpyHostToDevice));
+  cuda::workspace ws;
+  const std::size_t initial = ws.device_bytes();
+  EXPECT_LE(initial, std::size_t{256} << 10) << "the workspace starts at about 128 KiB";
+  for (mode m : {mode::tree, mode::compensated}) cuda::sum(std::span<const double>(d.data(), big), ws, m);
+  std::size_t free_before = 0;
+  std::size_t total = 0;
+  DETRED_CUDA_OK(cudaDeviceSynchronize());
+  DETRED_CUDA_OK(cudaMemGetInfo(&free_before, &total));
+  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5000}, std::uint64_t{1} << 20, big}) {
+    for (mode m : {mode::tree, mode::compensated}) {
+      cuda::sum(std::span<const double>(d.data(), n), ws, m);
+      cuda::sum_async(std::span<const double>(d.data(), n), out.data(), ws, nullptr, m);
+    }
+  }
+  DETRED_CUDA_OK(cudaDeviceSynchronize());
+  std::size_t free_after = 0;
+  DETRED_CUDA_OK(cudaMemGetInfo(&free_after, &total));
+  EXPECT_EQ(ws.device_bytes(), initial);
+  EXPECT_EQ(free_after, free_before);
+  std::cout << "[ workspace] " << ws.device_bytes() << " bytes of device memory after sums up to n = 2^24\n";
+}
+
+// Two workspaces on two streams with overlapping work: each result is the reference's.
+TEST_F(Api, ConcurrentStreamsWithTheirOwnWorkspaces) {
+  const std::uint64_t n = (std::uint64_t{1} << 22) + 3;
+  const std::vector<float> a = generate<float>(values::uniform, n, 13);
+  const std::vector<float> b = generate<float>(values::ill_conditioned, n, 14);
+  const float expect_a = reference::sum(std::span<const float>(a), mode::compensated);
+  const float expect_b = reference::sum(std::span<const float>(b), mode::tree);
+  device_array<float> da(n);
+  device_array<float> db(n);
+  device_array<float> out(2);
+  DETRED_CUDA_OK(cudaMemcpy(da.data(), a.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  DETRED_CUDA_OK(cudaMemcpy(db.data(), b.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  cudaStream_t s1 = nullptr;
+  cudaStream_t s2 = nullptr;
+  DETRED_CUDA_OK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+  DETRED_CUDA_OK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+  cuda::workspace w1;
+  cuda::workspace w2;
+  for (int round = 0; round < 20; ++round) {
+    cuda::sum_async(std::span<const float>(da.data(), n), out.data(), w1, s1, mode::compensated);
+    cuda::sum_async(std::span<const float>(db.data(), n), out.data() + 1, w2, s2, mode::tree);
+  }
+  float got[2] = {};
+  DETRED_CUDA_OK(cudaStreamSynchronize(s1));
+  DETRED_CUDA_OK(cudaStreamSynchronize(s2));
+  DETRED_CUDA_OK(cudaMemcpy(got, out.data(), sizeof got, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(bits(got[0]), bits(expect_a));
+  EXPECT_EQ(bits(got[1]), bits(expect_b));
+  gpu_comparisons() += 2;
+  DETRED_CUDA_OK(cudaStreamDestroy(s1));
+  DETRED_CUDA_OK(cudaStreamDestroy(s2));
+}
+
+// detred::sum with backend::cuda takes device memory too, without copying it.
+TEST_F(Api, HostConvenienceAcceptsDeviceMemory) {
+  const std::vector<double> x = generate<double>(values::dynamic_range, 123457, 15);
+  device_array<double> d(x.size());
+  DETRED_CUDA_OK(cudaMemcpy(d.data(), x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice));
+  for (mode m : {mode::tree, mode::compensated}) {
+    const double expected = reference::sum(std::span<const double>(x), m);
+    EXPECT_EQ(bits(detred::sum(std::span<const double>(d.data(), x.size()), {.mode = m, .backend = backend::cuda})),
+              bits(expected));
+    cuda::workspace ws;
+    EXPECT_EQ(bits(cuda::sum_host(std::span<const double>(x), ws, m)), bits(expected));
+    gpu_comparisons() += 2;
+  }
+}
+
+TEST_F(Api, CudaErrorsCarryTheCudaText) {
+  // A staging buffer far larger than any GPU: cudaMalloc refuses it (a non-sticky error) before anything is read.
+  cuda::workspace ws;
+  const std::vector<float> x(8, 1.0f);
+  try {
+    cuda::sum_host(std::span<const float>(x.data(), std::uint64_t{1} << 46), ws);
+    ADD_FAILURE() << "expected detred::error";
+  } catch (const detred::error& e) {
+    EXPECT_NE(std::string(e.what()).find("cudaMalloc"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cudaErrorMemoryAllocation"), std::string::npos) << e.what();
+    std::cout << "[ message  ] " << e.what() << "\n";
+  }
+  // The workspace is still usable.
+  EXPECT_EQ(bits(cuda::sum_host(std::span<const float>(x), ws)), bits(8.0f));
+}
+
+}  // namespace
+}  // namespace detred::testing

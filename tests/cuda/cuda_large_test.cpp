@@ -1,0 +1,68 @@
+// Sizes past 2^31 elements: 64-bit indexing all the way through. The GPU result is compared with the CPU's
+// detred::sum on all cores (which the CPU suite proves equal to the reference) and, once per type, with
+// reference::sum itself.
+#include <cstdint>
+#include <iostream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include "cuda/gpu_paths.hpp"
+#include "detred/cuda.hpp"
+#include "detred/detred.hpp"
+#include "test_data.hpp"
+
+namespace detred::testing {
+namespace {
+
+template <class T>
+class LargeGpu : public Gpu {};
+using LargeTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(LargeGpu, LargeTypes);
+
+TYPED_TEST(LargeGpu, AroundTwoToThe31Elements) {
+  using T = TypeParam;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  const std::uint64_t two31 = std::uint64_t{1} << 31;
+  const std::uint64_t total = two31 + 3 * L + 2;
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  DETRED_CUDA_OK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < total * sizeof(T) + (std::uint64_t{1} << 30)) {
+    GTEST_SKIP() << "needs " << total * sizeof(T) / (1 << 20) << " MiB of device memory, " << free_bytes / (1 << 20)
+                 << " MiB free";
+  }
+  const std::vector<T> x = generate<T>(values::uniform, total, 6000);
+  device_array<T> d(total);
+  ASSERT_TRUE(d.ok());
+  DETRED_CUDA_OK(cudaMemcpy(d.data(), x.data(), total * sizeof(T), cudaMemcpyHostToDevice));
+
+  struct slice {
+    std::uint64_t offset;
+    std::uint64_t n;
+  };
+  const slice slices[] = {{0, two31 - 1}, {0, two31}, {0, two31 + 1}, {0, two31 + L + 3}, {1, two31 + 2 * L},
+                          {0, total}};
+  for (const slice& s : slices) {
+    const std::span<const T> host(x.data() + s.offset, s.n);
+    for (mode m : {mode::tree, mode::compensated}) {
+      const T cpu = detred::sum(host, {.mode = m});
+      const T gpu = cuda::sum(std::span<const T>(d.data() + s.offset, s.n), test_workspace(), m);
+      EXPECT_EQ(bits(gpu), bits(cpu)) << "n=" << s.n << " offset=" << s.offset << " mode=" << to_string(m);
+      gpu_comparisons() += 1;
+      gpu_inputs() += 1;
+    }
+  }
+  const std::span<const T> past(x.data(), two31 + 1);
+  const T expected = reference::sum(past, mode::tree);
+  const T gpu = cuda::sum(std::span<const T>(d.data(), two31 + 1), test_workspace(), mode::tree);
+  EXPECT_EQ(bits(gpu), bits(expected)) << "n = 2^31 + 1 against reference::sum";
+  gpu_comparisons() += 1;
+  std::cout << "[ large    ] n up to " << total << " (" << total * sizeof(T) / (1 << 20) << " MiB) checked\n";
+}
+
+}  // namespace
+}  // namespace detred::testing
