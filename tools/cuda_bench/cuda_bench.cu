@@ -1,0 +1,297 @@
+// detred-cuda-bench: detred's GPU sum (tree, compensated) against cub::DeviceReduce::Sum, in one run on the same
+// device buffer. Each variant runs once per round, interleaved; each run is timed with CUDA events; the table shows
+// the median over the rounds after a warm-up. The detred results are also checked bit for bit against the CPU.
+//
+//   detred-cuda-bench [--sizes 2^16,2^20,...] [--types float,double] [--rounds 200] [--json FILE|-] [--sweep]
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <cub/device/device_reduce.cuh>
+
+#include "cuda/enqueue.hpp"
+#include "cuda/launch_plan.hpp"
+#include "detred/cuda.hpp"
+#include "detred/detred.hpp"
+
+namespace {
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) {
+    std::fprintf(stderr, "detred-cuda-bench: %s: %s\n", what, cudaGetErrorString(status));
+    std::exit(2);
+  }
+}
+
+struct options {
+  std::vector<int> log_sizes = {16, 20, 24, 27, 28};
+  std::vector<std::string> types = {"float", "double"};
+  int rounds = 200;
+  int warmup = 20;
+  std::string json;
+  bool sweep = false;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  return out;
+}
+
+options parse(int argc, char** argv) {
+  options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "detred-cuda-bench: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--sizes") {
+      o.log_sizes.clear();
+      for (const std::string& s : split(value())) o.log_sizes.push_back(std::stoi(s.rfind("2^", 0) == 0 ? s.substr(2) : s));
+    } else if (a == "--types") {
+      o.types = split(value());
+    } else if (a == "--rounds") {
+      o.rounds = std::max(1, std::stoi(value()));
+    } else if (a == "--json") {
+      o.json = value();
+    } else if (a == "--sweep") {
+      o.sweep = true;
+    } else {
+      std::fprintf(stderr,
+                   "usage: detred-cuda-bench [--sizes 2^16,2^20,2^24,2^27,2^28] [--types float,double] "
+                   "[--rounds 200] [--json FILE|-] [--sweep]\n");
+      std::exit(a == "--help" ? 0 : 2);
+    }
+  }
+  return o;
+}
+
+/// Uniform values in [-1, 1) from a hash of the index: the same data every run, never zeros.
+template <class T>
+__global__ void fill_uniform(T* x, std::uint64_t n) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint64_t z = i + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    x[i] = static_cast<T>(static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);
+  }
+}
+
+struct result {
+  std::string type;
+  int log_n = 0;
+  std::string variant;
+  double median_us = 0;
+  double gbps = 0;
+  double vs_cub = 0;  // throughput ratio; for latency rows, time ratio
+  std::string target;
+  std::string verdict;
+  bool bits_equal_cpu = true;
+};
+
+/// Times fn (which enqueues on `stream`) `rounds` times after `warmup` runs; returns each run's microseconds.
+struct timer {
+  cudaEvent_t start{};
+  cudaEvent_t stop{};
+  timer() {
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+  }
+  ~timer() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  template <class F>
+  double once(F&& fn, cudaStream_t stream) {
+    check(cudaEventRecord(start, stream), "cudaEventRecord");
+    fn();
+    check(cudaEventRecord(stop, stream), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    return ms * 1000.0;
+  }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 == 1 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+template <class T>
+std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
+  const std::uint64_t n = std::uint64_t{1} << log_n;
+  const char* type = sizeof(T) == 8 ? "double" : "float";
+  T* x = nullptr;
+  T* out = nullptr;
+  check(cudaMalloc(&x, n * sizeof(T)), "cudaMalloc input");
+  check(cudaMalloc(&out, 4 * sizeof(T)), "cudaMalloc output");
+  fill_uniform<T><<<1024, 256, 0, stream>>>(x, n);
+  check(cudaGetLastError(), "fill");
+
+  std::size_t cub_bytes = 0;
+  check(cub::DeviceReduce::Sum(nullptr, cub_bytes, x, out, static_cast<std::int64_t>(n), stream), "cub size");
+  void* cub_temp = nullptr;
+  check(cudaMalloc(&cub_temp, cub_bytes), "cudaMalloc cub temp");
+  detred::cuda::workspace ws;
+
+  auto cub_sum = [&] {
+    check(cub::DeviceReduce::Sum(cub_temp, cub_bytes, x, out, static_cast<std::int64_t>(n), stream), "cub sum");
+  };
+  auto tree = [&] { detred::cuda::sum_async(std::span<const T>(x, n), out + 1, ws, stream, detred::mode::tree); };
+  auto comp = [&] {
+    detred::cuda::sum_async(std::span<const T>(x, n), out + 2, ws, stream, detred::mode::compensated);
+  };
+
+  timer t;
+  std::vector<double> times[3];
+  for (int r = 0; r < o.warmup + o.rounds; ++r) {
+    const double a = t.once(cub_sum, stream);
+    const double b = t.once(tree, stream);
+    const double c = t.once(comp, stream);
+    if (r >= o.warmup) {
+      times[0].push_back(a);
+      times[1].push_back(b);
+      times[2].push_back(c);
+    }
+  }
+
+  // The GPU's bits against detred::sum on the CPU, for the same data.
+  std::vector<T> host(n);
+  T gpu[4] = {};
+  check(cudaMemcpy(host.data(), x, n * sizeof(T), cudaMemcpyDeviceToHost), "copy input back");
+  check(cudaMemcpy(gpu, out, sizeof gpu, cudaMemcpyDeviceToHost), "copy results back");
+  const bool tree_ok =
+      std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(gpu[1]) ==
+      std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(
+          detred::sum(std::span<const T>(host), {.mode = detred::mode::tree}));
+  const bool comp_ok =
+      std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(gpu[2]) ==
+      std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(
+          detred::sum(std::span<const T>(host), {.mode = detred::mode::compensated}));
+
+  const bool headline = (sizeof(T) == 4 && log_n == 28) || (sizeof(T) == 8 && log_n == 27);
+  const double bytes = static_cast<double>(n * sizeof(T));
+  const double cub_us = median(times[0]);
+  std::vector<result> rows;
+  const char* names[3] = {"cub::DeviceReduce::Sum", "detred tree", "detred compensated"};
+  for (int v = 0; v < 3; ++v) {
+    result r;
+    r.type = type;
+    r.log_n = log_n;
+    r.variant = names[v];
+    r.median_us = median(times[v]);
+    r.gbps = bytes / (r.median_us * 1e-6) / 1e9;
+    r.vs_cub = cub_us / r.median_us;
+    r.bits_equal_cpu = v == 0 ? true : (v == 1 ? tree_ok : comp_ok);
+    if (v > 0 && headline) {
+      const double goal = v == 1 ? 0.95 : 0.90;
+      r.target = ">= " + std::to_string(goal).substr(0, 4) + "x CUB";
+      r.verdict = r.vs_cub >= goal ? "PASS" : "MISS";
+    } else if (v > 0 && log_n == 16) {
+      r.target = "<= 1.5x CUB time";
+      r.verdict = r.median_us <= 1.5 * cub_us ? "PASS" : "MISS";
+    }
+    rows.push_back(r);
+  }
+
+  if (o.sweep && log_n == o.log_sizes.back()) {
+    // Other launch plans for the same tree: same bits, maybe other speeds.
+    const std::uint64_t m = detred::order::leaf_count<T>(n);
+    void* partials = nullptr;
+    check(cudaMalloc(&partials, (m + 16) * 16), "cudaMalloc sweep partials");
+    for (std::uint32_t b : {4u, 8u, 16u, 32u}) {
+      for (std::uint32_t lpw : {1u, 2u, 4u, 8u}) {
+        for (detred::mode mode : {detred::mode::tree, detred::mode::compensated}) {
+          const auto plan = detred::cuda::detail::forced_plan(m, lpw, b);
+          auto fn = [&] { detred::cuda::detail::enqueue_sum(x, n, mode, plan, partials, out + 3, stream); };
+          std::vector<double> ts;
+          for (int r = 0; r < o.warmup + o.rounds / 2; ++r) {
+            const double us = t.once(fn, stream);
+            if (r >= o.warmup) ts.push_back(us);
+          }
+          std::printf("  sweep %s 2^%d %-11s warps/block %2u leaves/warp %u: %8.1f us %7.0f GB/s\n", type, log_n,
+                      detred::to_string(mode), b, lpw, median(ts), bytes / (median(ts) * 1e-6) / 1e9);
+        }
+      }
+    }
+    check(cudaFree(partials), "cudaFree");
+  }
+
+  check(cudaFree(cub_temp), "cudaFree");
+  check(cudaFree(out), "cudaFree");
+  check(cudaFree(x), "cudaFree");
+  return rows;
+}
+
+std::string to_json(const std::vector<result>& rows, const std::string& device, int rounds) {
+  std::ostringstream j;
+  j << "{\n  \"device\": \"" << device << "\",\n  \"rounds\": " << rounds << ",\n  \"results\": [\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const result& r = rows[i];
+    j << "    {\"type\": \"" << r.type << "\", \"n\": " << (std::uint64_t{1} << r.log_n) << ", \"log2_n\": " << r.log_n
+      << ", \"variant\": \"" << r.variant << "\", \"median_us\": " << r.median_us << ", \"gb_per_s\": " << r.gbps
+      << ", \"vs_cub\": " << r.vs_cub << ", \"target\": \"" << r.target << "\", \"verdict\": \"" << r.verdict
+      << "\", \"bits_equal_cpu\": " << (r.bits_equal_cpu ? "true" : "false") << "}"
+      << (i + 1 < rows.size() ? "," : "") << "\n";
+  }
+  j << "  ]\n}\n";
+  return j.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const options o = parse(argc, argv);
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  cudaStream_t stream = nullptr;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  const bool json_to_stdout = o.json == "-";
+  FILE* table = json_to_stdout ? stderr : stdout;
+  std::fprintf(table, "detred-cuda-bench on %s (%d SMs), CUDA events, median of %d rounds after %d warm-up\n",
+               prop.name, prop.multiProcessorCount, o.rounds, o.warmup);
+  std::fprintf(table, "%-6s %-5s %-24s %11s %9s %8s %-18s %-7s %s\n", "type", "n", "variant", "median us", "GB/s",
+               "vs CUB", "target", "verdict", "bits == CPU");
+  std::vector<result> rows;
+  bool bits_ok = true;
+  for (const std::string& type : o.types) {
+    for (int log_n : o.log_sizes) {
+      const std::vector<result> r =
+          type == "double" ? run_size<double>(o, log_n, stream) : run_size<float>(o, log_n, stream);
+      for (const result& x : r) {
+        std::fprintf(table, "%-6s 2^%-3d %-24s %11.2f %9.1f %7.3fx %-18s %-7s %s\n", x.type.c_str(), x.log_n,
+                     x.variant.c_str(), x.median_us, x.gbps, x.vs_cub, x.target.c_str(), x.verdict.c_str(),
+                     x.variant[0] == 'c' ? "-" : (x.bits_equal_cpu ? "yes" : "NO"));
+        bits_ok = bits_ok && x.bits_equal_cpu;
+      }
+      std::fflush(table);
+      rows.insert(rows.end(), r.begin(), r.end());
+    }
+  }
+  if (!o.json.empty()) {
+    const std::string doc = to_json(rows, prop.name, o.rounds);
+    if (json_to_stdout) {
+      std::cout << doc;
+    } else {
+      std::ofstream(o.json) << doc;
+    }
+  }
+  cudaStreamDestroy(stream);
+  return bits_ok ? 0 : 1;
+}

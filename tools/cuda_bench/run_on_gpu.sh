@@ -1,0 +1,47 @@
+#!/bin/bash
+# Builds detred with the CUDA backend on a machine with a GPU, then runs the GPU tests, compute-sanitizer
+# (memcheck and racecheck) over a subset of them, and the benchmark. Logs go to $OUT (default ./gpu-logs).
+#
+#   tools/cuda_bench/run_on_gpu.sh [SOURCE_DIR]
+#
+# GTEST_SOURCE may name a GoogleTest source tree to build first, for machines without a GoogleTest package.
+set -uo pipefail
+src=$(cd "${1:-.}" && pwd)
+out=${OUT:-$PWD/gpu-logs}
+jobs=$(nproc)
+mkdir -p "$out"
+build=${BUILD_DIR:-/tmp/detred-gpu-build}
+
+if [ -n "${GTEST_SOURCE:-}" ]; then
+  cmake -S "$GTEST_SOURCE" -B /tmp/gtest-build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_GMOCK=OFF \
+    -DCMAKE_INSTALL_PREFIX=/tmp/gtest-install >"$out/gtest-build.log" 2>&1 &&
+    cmake --build /tmp/gtest-build -j"$jobs" >>"$out/gtest-build.log" 2>&1 &&
+    cmake --install /tmp/gtest-build >>"$out/gtest-build.log" 2>&1 || { echo "GoogleTest build failed"; exit 1; }
+  export CMAKE_PREFIX_PATH=/tmp/gtest-install${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+fi
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
+cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDETRED_CUDA_ARCHITECTURES=90 \
+  >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build "$build" -j"$jobs" --target cuda_test detred-cuda-bench >"$out/build.log" 2>&1 ||
+  { grep -E "error|FAILED" "$out/build.log" | head -30; exit 1; }
+
+test_bin=$(find "$build" -name cuda_test -type f | head -1)
+bench_bin=$(find "$build" -name detred-cuda-bench -type f | head -1)
+
+echo "== GPU tests"
+"$test_bin" >"$out/test.log" 2>&1
+echo "exit $?"
+grep -E "^\[ +(compared|PASSED|FAILED|SKIPPED|large|workspace|message) " "$out/test.log" | head -20
+
+# The sanitizers slow kernels down many times: a subset that still covers every kernel, load path and pass.
+subset='Api.*:TypedGpu/*.EveryLeafCountUpTo70:TypedGpu/*.MisalignedDevicePointers:TypedGpu/*.SeveralFoldingPasses'
+for tool in memcheck racecheck; do
+  echo "== compute-sanitizer --tool $tool"
+  compute-sanitizer --tool "$tool" "$test_bin" --gtest_filter="$subset" >"$out/sanitizer-$tool.log" 2>&1
+  echo "exit $?"
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) " "$out/sanitizer-$tool.log"
+done
+
+echo "== benchmark: $bench_bin --json $out/bench.json ${BENCH_ARGS:-}"
+"$bench_bin" --json "$out/bench.json" ${BENCH_ARGS:-} 2>&1 | tee "$out/bench.txt"
