@@ -12,7 +12,7 @@ namespace avx512_lanes {
 #define DETRED_KERNEL_NAME "avx512"
 #define DETRED_VECTOR_BYTES 64
 #define DETRED_TREE_REGISTERS 8
-#define DETRED_COMPENSATED_REGISTERS 4
+#define DETRED_COMPENSATED_REGISTERS 8
 #include "lane_kernels.inl"
 
 }  // namespace avx512_lanes
