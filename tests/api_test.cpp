@@ -91,11 +91,11 @@ TEST(Order, ConstantsAndDepth) {
   EXPECT_EQ(detred::depth<double>(65), 1 + 6 + 0);
   EXPECT_EQ(detred::depth<double>(2048), 31 + 6 + 0);
   EXPECT_EQ(detred::depth<double>(2049), 31 + 6 + 1);
-  EXPECT_EQ(detred::depth<double>(1000), 15 + 6 + 0);             // ceil(1000/64) = 16
-  EXPECT_EQ(detred::depth<double>(1000000), 31 + 6 + 9);          // 489 leaves
-  EXPECT_EQ(detred::depth<double>(1000000000), 31 + 6 + 19);      // 488282 leaves
-  EXPECT_EQ(detred::depth<float>(1000), 7 + 7 + 0);               // ceil(1000/128) = 8
-  EXPECT_EQ(detred::depth<float>(1000000000), 31 + 7 + 18);       // 244141 leaves
+  EXPECT_EQ(detred::depth<double>(1000), 15 + 6 + 0);         // ceil(1000/64) = 16
+  EXPECT_EQ(detred::depth<double>(1000000), 31 + 6 + 9);      // 489 leaves
+  EXPECT_EQ(detred::depth<double>(1000000000), 31 + 6 + 19);  // 488282 leaves
+  EXPECT_EQ(detred::depth<float>(1000), 7 + 7 + 0);           // ceil(1000/128) = 8
+  EXPECT_EQ(detred::depth<float>(1000000000), 31 + 7 + 18);   // 244141 leaves
   EXPECT_EQ(detred::depth<double>(std::uint64_t{1} << 40), 31 + 6 + 29);
   EXPECT_EQ(order::correction_depth<double>(2049), 38 + 7);
 }
@@ -124,8 +124,12 @@ TEST(Api, SizesBeyondTwoToThe32) {
   void* mem = mmap(nullptr, n * sizeof(T), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   ASSERT_NE(mem, MAP_FAILED);
   T* x = static_cast<T*>(mem);
-  const std::uint64_t marks[] = {5, (std::uint64_t{1} << 31) + 3, (std::uint64_t{1} << 32) - 1, std::uint64_t{1} << 32,
-                                 (std::uint64_t{1} << 32) + 4096, n - 1};
+  const std::uint64_t marks[] = {5,
+                                 (std::uint64_t{1} << 31) + 3,
+                                 (std::uint64_t{1} << 32) - 1,
+                                 std::uint64_t{1} << 32,
+                                 (std::uint64_t{1} << 32) + 4096,
+                                 n - 1};
   T expected = 0;
   for (std::uint64_t k = 0; k < std::size(marks); ++k) {
     x[marks[k]] = static_cast<T>(k + 1);  // small integers: every order sums them exactly

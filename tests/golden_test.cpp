@@ -67,8 +67,9 @@ TEST(Golden, PrintTable) {
   for (const char* type : {"f64", "f32"}) {
     for (const char* m : {"tree", "compensated"}) {
       for (std::uint64_t n : sizes) {
-        const values v = (seed % 3 == 0) ? values::ill_conditioned : (seed % 3 == 1) ? values::uniform
-                                                                                       : values::dynamic_range;
+        const values v = (seed % 3 == 0)   ? values::ill_conditioned
+                         : (seed % 3 == 1) ? values::uniform
+                                           : values::dynamic_range;
         golden g{type, m, v, n, seed, 0};
         std::printf("    {\"%s\", \"%s\", values::%s, %" PRIu64 ", %" PRIu64 ", 0x%" PRIx64 "},\n", type, m,
                     name(v).c_str(), n, seed, result_bits(g));

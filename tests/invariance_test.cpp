@@ -80,8 +80,8 @@ TYPED_TEST(Invariance, EveryValueClass) {
   using T = TypeParam;
   constexpr std::uint64_t L = order::leaf_size<T>;
   for (values v : all_value_classes()) {
-    for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{100}, L + 1, 37 * L + 11,
-                            std::uint64_t{1} << 18}) {
+    for (std::uint64_t n :
+         {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{100}, L + 1, 37 * L + 11, std::uint64_t{1} << 18}) {
       const std::vector<T> x = generate<T>(v, n, 4000 + n);
       for (mode m : {mode::tree, mode::compensated}) expect_every_path_matches_reference<T>(x, m, name(v));
     }

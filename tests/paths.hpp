@@ -45,9 +45,9 @@ T expect_every_path_matches_reference(std::span<const T> x, mode m, const std::s
     for (int t : thread_counts()) {
       const T api = detred::sum(x, {.mode = m, .threads = t, .isa = i});
       const T split = cpu::sum(x, m, t, i, 0);
-      EXPECT_EQ(bits(api), bits(expected)) << what << " mode=" << to_string(m) << " isa=" << to_string(i)
-                                           << " threads=" << t << " n=" << x.size() << " got " << api
-                                           << " expected " << expected;
+      EXPECT_EQ(bits(api), bits(expected))
+          << what << " mode=" << to_string(m) << " isa=" << to_string(i) << " threads=" << t << " n=" << x.size()
+          << " got " << api << " expected " << expected;
       EXPECT_EQ(bits(split), bits(expected)) << what << " (threshold 0) mode=" << to_string(m)
                                              << " isa=" << to_string(i) << " threads=" << t << " n=" << x.size();
       comparisons() += 2;

@@ -64,47 +64,58 @@ T make_float(bool negative, std::uint64_t biased_exponent, std::uint64_t mantiss
   constexpr int mantissa_bits = std::numeric_limits<T>::digits - 1;
   constexpr int width = 8 * sizeof(T);
   const std::uint64_t mask = (std::uint64_t{1} << mantissa_bits) - 1;
-  const std::uint64_t word = (std::uint64_t{negative} << (width - 1)) | (biased_exponent << mantissa_bits) |
-                             (mantissa & mask);
+  const std::uint64_t word =
+      (std::uint64_t{negative} << (width - 1)) | (biased_exponent << mantissa_bits) | (mantissa & mask);
   return std::bit_cast<T>(static_cast<bits_of<T>>(word));
 }
 
 /// The classes of input the invariance tests run over.
 enum class values {
-  uniform,           // [-1, 1)
-  same_sign,         // [0, 1)
-  dynamic_range,     // random sign, exponent spread over most of the finite range, sums stay finite
-  ill_conditioned,   // large terms that cancel, plus small ones: sum near 0, condition number huge
-  subnormal,         // subnormals only, both signs
-  signed_zeros,      // +0.0 and -0.0 mixed
-  negative_zeros,    // only -0.0: the sum must be -0.0
-  with_inf,          // uniform plus a few +Inf
-  with_both_infs,    // uniform plus +Inf and -Inf: NaN
-  with_nan,          // uniform plus NaNs of assorted payloads and signs: the canonical NaN
-  overflowing,       // terms near the largest finite value whose sum overflows
+  uniform,          // [-1, 1)
+  same_sign,        // [0, 1)
+  dynamic_range,    // random sign, exponent spread over most of the finite range, sums stay finite
+  ill_conditioned,  // large terms that cancel, plus small ones: sum near 0, condition number huge
+  subnormal,        // subnormals only, both signs
+  signed_zeros,     // +0.0 and -0.0 mixed
+  negative_zeros,   // only -0.0: the sum must be -0.0
+  with_inf,         // uniform plus a few +Inf
+  with_both_infs,   // uniform plus +Inf and -Inf: NaN
+  with_nan,         // uniform plus NaNs of assorted payloads and signs: the canonical NaN
+  overflowing,      // terms near the largest finite value whose sum overflows
 };
 
 inline const std::vector<values>& all_value_classes() {
-  static const std::vector<values> all = {
-      values::uniform,      values::same_sign,      values::dynamic_range, values::ill_conditioned,
-      values::subnormal,    values::signed_zeros,   values::negative_zeros, values::with_inf,
-      values::with_both_infs, values::with_nan,     values::overflowing};
+  static const std::vector<values> all = {values::uniform,         values::same_sign,  values::dynamic_range,
+                                          values::ill_conditioned, values::subnormal,  values::signed_zeros,
+                                          values::negative_zeros,  values::with_inf,   values::with_both_infs,
+                                          values::with_nan,        values::overflowing};
   return all;
 }
 
 inline std::string name(values v) {
   switch (v) {
-    case values::uniform: return "uniform";
-    case values::same_sign: return "same_sign";
-    case values::dynamic_range: return "dynamic_range";
-    case values::ill_conditioned: return "ill_conditioned";
-    case values::subnormal: return "subnormal";
-    case values::signed_zeros: return "signed_zeros";
-    case values::negative_zeros: return "negative_zeros";
-    case values::with_inf: return "with_inf";
-    case values::with_both_infs: return "with_both_infs";
-    case values::with_nan: return "with_nan";
-    case values::overflowing: return "overflowing";
+    case values::uniform:
+      return "uniform";
+    case values::same_sign:
+      return "same_sign";
+    case values::dynamic_range:
+      return "dynamic_range";
+    case values::ill_conditioned:
+      return "ill_conditioned";
+    case values::subnormal:
+      return "subnormal";
+    case values::signed_zeros:
+      return "signed_zeros";
+    case values::negative_zeros:
+      return "negative_zeros";
+    case values::with_inf:
+      return "with_inf";
+    case values::with_both_infs:
+      return "with_both_infs";
+    case values::with_nan:
+      return "with_nan";
+    case values::overflowing:
+      return "overflowing";
   }
   return "?";
 }

@@ -220,8 +220,8 @@ DETRED_HOST_DEVICE constexpr T finalize(pair<T> root) {
 // The lane tree and the leaf tree, for any accumulator type V (T in tree mode, pair<T> in compensated mode).
 
 /// The steps of the halving lane tree over `width` lanes (a power of two), in order: for h = width/2, ..., 1, lane j
-/// takes lane j + h for every j < h. `step(j, h, count)` must perform lane[j + i] = combine(lane[j + i], lane[j + i + h])
-/// for i < count. Code holding G lanes per register passes `group` = G and receives count = G while h >= G (one
+/// takes lane j + h for every j < h. `step(j, h, count)` must perform lane[j + i] = combine(lane[j + i], lane[j + i +
+/// h]) for i < count. Code holding G lanes per register passes `group` = G and receives count = G while h >= G (one
 /// register operation per call), then count = 1; scalar code passes group = 1.
 template <class Step>
 DETRED_HOST_DEVICE constexpr void lane_tree_steps(std::uint64_t width, std::uint64_t group, Step step) {
@@ -234,9 +234,8 @@ DETRED_HOST_DEVICE constexpr void lane_tree_steps(std::uint64_t width, std::uint
 /// The halving lane tree over acc[0..width): afterwards acc[0] holds the leaf's value.
 template <class V>
 DETRED_HOST_DEVICE constexpr void fold_lanes(V* acc, std::uint64_t width) {
-  lane_tree_steps(width, 1, [acc](std::uint64_t j, std::uint64_t h, std::uint64_t) {
-    acc[j] = combine(acc[j], acc[j + h]);
-  });
+  lane_tree_steps(width, 1,
+                  [acc](std::uint64_t j, std::uint64_t h, std::uint64_t) { acc[j] = combine(acc[j], acc[j + h]); });
 }
 
 /// The left-perfect leaf tree in streaming form: a stack of perfect subtrees kept like a binary counter.

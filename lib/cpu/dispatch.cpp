@@ -50,8 +50,7 @@ bool isa_supported(isa i) {
 }
 
 isa resolved_isa(isa requested) {
-  if (requested != isa::automatic && requested != isa::baseline && requested != isa::avx2 &&
-      requested != isa::avx512) {
+  if (requested != isa::automatic && requested != isa::baseline && requested != isa::avx2 && requested != isa::avx512) {
     throw error("unknown isa " + std::to_string(static_cast<int>(requested)));
   }
   isa chosen = requested != isa::automatic ? requested : from_environment();
