@@ -1,0 +1,61 @@
+// detred: reduce, verify, record, check and generate datasets. Every failure is one line on stderr and an exit
+// status from exit_status.hpp; JSON goes to stdout only when the whole command succeeded in producing it.
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+
+#include <mpfr.h>
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "detred/version.hpp"
+#include "exit_status.hpp"
+#include "input_error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace detred::verify::cli;
+  CLI::App app{"detred: deterministic sums, verified against an exact oracle"};
+  app.set_version_flag("--version", std::string("detred ") + detred::library_version + ", order version " +
+                                        std::to_string(detred::order_version));
+  app.require_subcommand(1);
+  int status = success;
+  add_reduce_command(app, status);
+  add_verify_command(app, status);
+  add_record_command(app, status);
+  add_check_command(app, status);
+  add_gen_command(app, status);
+
+  int code = success;
+  try {
+    app.parse(argc, argv);
+    code = status;
+  } catch (const CLI::CallForHelp& e) {
+    code = app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    code = app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    code = app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "detred: %s (see detred --help)\n", e.what());
+    code = bad_input;
+  } catch (const detred::verify::input_error& e) {
+    std::fprintf(stderr, "detred: %s\n", e.what());
+    code = bad_input;
+  } catch (const usage_error& e) {
+    std::fprintf(stderr, "detred: %s\n", e.what());
+    code = bad_input;
+  } catch (const detred::error& e) {
+    std::fprintf(stderr, "%s\n", e.what());  // already starts with "detred: "
+    code = bad_input;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "detred: out of memory\n");
+    code = bad_input;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "detred: %s\n", e.what());
+    code = bad_input;
+  }
+  mpfr_free_cache();
+  return code;
+}
