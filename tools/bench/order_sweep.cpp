@@ -56,6 +56,10 @@ bool check_against_library(const std::vector<sweep_kernel<T>>& kernels, std::spa
   bool ok = true;
   for (const sweep_kernel<T>& k : kernels) {
     if (k.lanes != detred::order::lanes<T> || k.leaf_size != detred::order::leaf_size<T>) continue;
+    if (depth_for(k.lanes, k.leaf_size, 1000000000) != detred::order::depth<T>(1000000000)) {
+      std::cerr << "detred-order-sweep: ERROR: the depth formula differs from detred::order::depth\n";
+      ok = false;
+    }
     const detred::mode m = k.compensated ? detred::mode::compensated : detred::mode::tree;
     const T mine = k.sum(x.data(), x.size());
     const T library = detred::sum(x, {.mode = m, .threads = 1});
