@@ -17,15 +17,16 @@ bool is_power_of_two(std::uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 launch_plan default_plan(std::uint64_t leaves) {
   launch_plan p;
   p.leaves = leaves;
-  if (leaves <= std::uint64_t{max_warps_per_block} * max_leaves_per_warp) {
-    // One block: as many warps as leaves while they fit, else 32 warps with the fewest leaves each.
-    while (ceil_div(leaves, p.leaves_per_warp) > max_warps_per_block) p.leaves_per_warp *= 2;
-    const std::uint64_t warps = ceil_div(leaves, p.leaves_per_warp);
-    p.warps_per_block = static_cast<std::uint32_t>(warps == 0 ? 1 : warps);
+  if (leaves <= max_warps_per_block) {
+    // One block, a warp per leaf: one launch, the lowest latency for small n.
+    p.warps_per_block = static_cast<std::uint32_t>(leaves == 0 ? 1 : leaves);
     p.blocks = 1;
     return p;
   }
+  // Enough blocks to reach every multiprocessor (narrower blocks while there are few leaves), then blocks of 8
+  // warps, each warp taking the fewest leaves that keep the block count at or under target_blocks.
   p.warps_per_block = default_warps_per_block;
+  while (p.warps_per_block > 1 && ceil_div(leaves, p.warps_per_block) < min_blocks) p.warps_per_block /= 2;
   while (p.leaves_per_warp < max_leaves_per_warp &&
          ceil_div(leaves, std::uint64_t{p.leaves_per_warp} * p.warps_per_block) > target_blocks) {
     p.leaves_per_warp *= 2;

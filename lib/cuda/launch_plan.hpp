@@ -10,6 +10,8 @@ namespace detred::cuda::detail {
 /// Leaf-pass blocks are capped at this many (so the folding pass reads little); up to it, each warp takes as few
 /// leaves as possible, which keeps blocks short and the GPU's block scheduler balancing the load.
 inline constexpr std::uint64_t target_blocks = 8192;
+/// Mid-size trees use narrower blocks to have at least this many: about two per multiprocessor of an H100/H200.
+inline constexpr std::uint64_t min_blocks = 256;
 /// Values one block of the folding pass reduces: 1024 threads, 8 registers each.
 inline constexpr std::uint64_t fold_block_values = 8192;
 inline constexpr std::uint32_t max_leaves_per_warp = 32;
@@ -24,8 +26,9 @@ struct launch_plan {
   std::uint64_t blocks = 1;             ///< leaf-pass blocks; 1 means the leaf pass also finalizes
 };
 
-/// The plan detred uses for m leaves. Small trees get one block (one launch, lowest latency); larger ones blocks of
-/// 8 warps, each warp taking the fewest leaves that keep the block count at or under target_blocks.
+/// The plan detred uses for m leaves. Up to 32 leaves: one block, a warp per leaf (one launch). Above: at least
+/// min_blocks blocks of up to 8 warps, each warp taking the fewest leaves that keep the block count at or under
+/// target_blocks.
 launch_plan default_plan(std::uint64_t leaves);
 
 /// A plan with R leaves per warp and B warps per block (both powers of two, R <= 32, B <= 32), for tests that check

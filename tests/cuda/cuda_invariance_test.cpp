@@ -24,8 +24,8 @@ TYPED_TEST_SUITE(TypedGpu, Types);
 constexpr mode both_modes[] = {mode::tree, mode::compensated};
 
 /// The CPU suite's boundary sizes (0, 1, W +- 1, L +- 1, 2^k +- 1 up to 2^24), plus whole and ragged leaf counts
-/// around the GPU's plan boundaries: one warp, 32 warps of one block, 1024 leaves (the largest single block),
-/// and the multi-block plans above it.
+/// around the GPU's plan boundaries: one warp, 32 warps of one block (the largest single-block plan), and the
+/// multi-block plans above it, whose blocks widen from 1 to 8 warps up to 2048 leaves.
 template <class T>
 std::vector<std::uint64_t> gpu_boundary_sizes() {
   constexpr std::uint64_t W = order::lanes<T>;
@@ -36,7 +36,8 @@ std::vector<std::uint64_t> gpu_boundary_sizes() {
     const std::uint64_t p = std::uint64_t{1} << k;
     s.insert({p - 1, p, p + 1});
   }
-  for (std::uint64_t leaves : {2, 3, 5, 7, 8, 9, 31, 32, 33, 63, 64, 65, 255, 256, 257, 1023, 1024, 1025, 2047, 2049}) {
+  for (std::uint64_t leaves : {2, 3, 5, 7, 8, 9, 31, 32, 33, 63, 64, 65, 255, 256, 257, 511, 513, 1023, 1024, 1025,
+                                2047, 2049}) {
     s.insert({leaves * L, leaves * L - 1, (leaves - 1) * L + W + 1});
   }
   return {s.begin(), s.end()};
