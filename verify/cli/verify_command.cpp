@@ -1,6 +1,7 @@
 // detred verify FILE...: every compute path, compared bit for bit, and the oracle's verdict on the error.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -126,6 +127,19 @@ nlohmann::ordered_json report_json(const dataset& data, const std::vector<mode_r
   return f;
 }
 
+// A test hook: DETRED_VERIFY_INJECT_FAULT=mismatch flips the lowest bit of the last path's result, =bound moves
+// every path's result far from the exact sum. The tool's tests use it to prove that exit statuses 1 and 3 happen.
+void inject_fault(std::vector<path_result>& runs) {
+  const char* fault = std::getenv("DETRED_VERIFY_INJECT_FAULT");
+  if (fault == nullptr) return;
+  if (std::string(fault) == "mismatch") runs.back().bits.bits ^= 1;
+  if (std::string(fault) == "bound") {
+    const std::uint64_t exponent_bit =
+        runs[0].bits.type == dtype::float32 ? std::uint64_t{1} << 29 : std::uint64_t{1} << 61;
+    for (path_result& p : runs) p.bits.bits ^= exponent_bit;  // scales |result| by 2^(+-half the exponent range)
+  }
+}
+
 int run(const verify_options& o) {
   std::vector<int> threads = o.threads.empty() ? default_threads() : o.threads;
   for (int t : threads) {
@@ -154,6 +168,9 @@ int run(const verify_options& o) {
         r.equal = r.equal && r.runs.back().bits == r.runs[0].bits;
         bar.set(done += data.size());
       }
+      inject_fault(r.runs);
+      r.equal =
+          std::all_of(r.runs.begin(), r.runs.end(), [&](const path_result& p) { return p.bits == r.runs[0].bits; });
       r.a = assess_result(exact, r.runs[0].bits, m);
       r.correctly_rounded = correctly_rounded_result(exact, data.type());
       modes.push_back(std::move(r));
