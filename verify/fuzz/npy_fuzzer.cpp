@@ -1,0 +1,24 @@
+// libFuzzer target: the .npy header parser must accept or reject any bytes with an input_error, never crash,
+// never read outside the buffer, and never accept a header that claims more data than there is.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "input_error.hpp"
+#include "npy.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
+  try {
+    const detred::verify::npy_header h = detred::verify::parse_npy_header(bytes, "fuzz.npy");
+    // An accepted header describes exactly the bytes that follow it: touch the last one.
+    const std::size_t item = detred::verify::item_size(h.type);
+    if (h.data_offset > size || h.count * item != size - h.data_offset) __builtin_trap();
+    if (h.count > 0) {
+      volatile std::byte last = bytes[h.data_offset + h.count * item - 1];
+      (void)last;
+    }
+  } catch (const detred::verify::input_error&) {
+  }
+  return 0;
+}
