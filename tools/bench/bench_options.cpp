@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "detred/cpu.hpp"
+
 namespace detred::bench {
 
 std::uint64_t parse_size(const std::string& text) {
@@ -45,7 +47,7 @@ bench_options parse_bench_options(int argc, char** argv) {
   std::vector<std::string> types;
   int rounds = 0;
   double min_ms = 0;
-  std::string isa_name = "automatic";
+  std::vector<std::string> isa_names;
   std::string json;
   bool quick = false;
   app.add_option("--sizes", sizes, "element counts, as 2^k or decimal (default 2^10,2^12,2^16,2^20,2^24,2^27)")
@@ -57,7 +59,10 @@ bench_options parse_bench_options(int argc, char** argv) {
   app.add_option("--rounds", rounds, "rounds; each runs every variant once, medians are reported (default 9)")
       ->check(CLI::PositiveNumber);
   app.add_option("--min-time-ms", min_ms, "length of one timed batch (default 30)")->check(CLI::PositiveNumber);
-  app.add_option("--isa", isa_name, "detred's instruction set: automatic, baseline, avx2, avx512");
+  app.add_option("--isa", isa_names,
+                 "detred's instruction sets: automatic, baseline, avx2, avx512; several are measured side by side "
+                 "(default automatic)")
+      ->delimiter(',');
   app.add_option("--json", json,
                  "also write the results as JSON to this file ('-' for stdout, the table then "
                  "goes to stderr)");
@@ -75,7 +80,12 @@ bench_options parse_bench_options(int argc, char** argv) {
                     : std::vector<std::string>{"2^10", "2^12", "2^16", "2^20", "2^24", "2^27"};
     }
     for (const std::string& s : sizes) o.sizes.push_back(parse_size(s));
-    o.isa = parse_isa(isa_name);
+    if (isa_names.empty()) isa_names = {"automatic"};
+    for (const std::string& name : isa_names) {
+      const detred::isa i = parse_isa(name);
+      if (!detred::isa_supported(i)) throw std::invalid_argument("this CPU or build cannot run " + name);
+      o.isas.push_back(i);
+    }
   } catch (const std::exception& e) {
     std::cerr << "detred-bench: " << e.what() << "\n";
     std::exit(2);

@@ -17,7 +17,7 @@ struct bench_options {
   std::vector<std::string> types;  ///< "double", "float"
   int rounds = 0;
   timing_policy timing;
-  detred::isa isa = detred::isa::automatic;
+  std::vector<detred::isa> isas;         ///< detred runs once per entry, interleaved with the rest
   std::optional<std::string> json_path;  ///< "-" for stdout
 };
 

@@ -47,8 +47,9 @@ int main(int argc, char** argv) {
   std::ostream& table = json_to_stdout ? std::cerr : std::cout;
 
   const std::string load_at_start = load_average();
-  table << "detred-bench: detred isa " << detred::to_string(detred::resolved_isa(o.isa)) << ", " << o.rounds
-        << " rounds, batches of >= " << o.timing.min_seconds * 1000 << " ms\n";
+  table << "detred-bench: detred isa";
+  for (detred::isa i : o.isas) table << " " << detred::to_string(detred::resolved_isa(i));
+  table << ", " << o.rounds << " rounds, batches of >= " << o.timing.min_seconds * 1000 << " ms\n";
   print_table_header(table);
   std::vector<row> rows;
   for (const std::string& type : o.types) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "baselines.hpp"
+#include "detred/cpu.hpp"
 #include "detred/sum.hpp"
 #include "measure.hpp"
 
@@ -52,13 +53,14 @@ variant<T> baseline_variant(std::span<const T> x, const char* op, std::string mo
           nullptr};
 }
 
+/// expected: the bits every call must return, whatever the thread count and instruction set.
 template <class T>
-variant<T> detred_variant(std::span<const T> x, detred::mode mode, int threads, detred::isa isa) {
+variant<T> detred_variant(std::span<const T> x, detred::mode mode, int threads, detred::isa isa, bits_of<T> expected) {
   const detred::options opt{.mode = mode, .threads = threads, .isa = isa};
-  // The reference bits: one thread. Every timed call, at any thread count, must reproduce them.
-  const bits_of<T> expected = std::bit_cast<bits_of<T>>(detred::sum(x, {.mode = mode, .threads = 1, .isa = isa}));
   auto mismatches = std::make_shared<std::uint64_t>(0);
-  return {blank(x, op::detred_sum, detred::to_string(mode), threads),
+  measurement m = blank(x, op::detred_sum, detred::to_string(mode), threads);
+  m.isa = detred::to_string(detred::resolved_isa(isa));
+  return {std::move(m),
           [x, opt, expected, mismatches](const timing_policy& p) {
             std::uint64_t& bad = *mismatches;
             return seconds_per_call(
@@ -75,13 +77,21 @@ variant<T> detred_variant(std::span<const T> x, detred::mode mode, int threads, 
 template <class T>
 std::vector<variant<T>> variants_for(std::span<const T> x, const bench_options& o) {
   std::vector<variant<T>> v;
+  // The reference bits: one thread, the first instruction set. Every timed call must reproduce them.
+  const auto reference = [&](detred::mode m) {
+    return std::bit_cast<bits_of<T>>(detred::sum(x, {.mode = m, .threads = 1, .isa = o.isas.front()}));
+  };
+  const bits_of<T> tree_bits = reference(detred::mode::tree);
+  const bits_of<T> compensated_bits = reference(detred::mode::compensated);
   v.push_back(baseline_variant<T>(x, op::strict_serial, "strict", 1,
                                   [](const T* p, std::size_t n, int) { return strict_serial_sum(p, n); }));
   v.push_back(baseline_variant<T>(x, op::fastmath_serial, "fast-math", 1,
                                   [](const T* p, std::size_t n, int) { return fastmath_serial_sum(p, n); }));
   for (int t : o.threads) {
-    v.push_back(detred_variant<T>(x, detred::mode::tree, t, o.isa));
-    v.push_back(detred_variant<T>(x, detred::mode::compensated, t, o.isa));
+    for (detred::isa isa : o.isas) {
+      v.push_back(detred_variant<T>(x, detred::mode::tree, t, isa, tree_bits));
+      v.push_back(detred_variant<T>(x, detred::mode::compensated, t, isa, compensated_bits));
+    }
     v.push_back(baseline_variant<T>(x, op::fastmath_omp, "fast-math", t,
                                     [](const T* p, std::size_t n, int th) { return fastmath_omp_sum(p, n, th); }));
     for (const ceiling_shape& shape : ceiling_shapes) {
@@ -121,9 +131,9 @@ std::vector<measurement> measure_group(std::span<const T> x, const bench_options
     if (v.mismatches) {
       v.m.bit_mismatches = *v.mismatches;
       if (v.m.bit_mismatches != 0) {
-        std::cerr << "detred-bench: ERROR: " << v.m.type << " " << v.m.mode << " n=" << x.size()
+        std::cerr << "detred-bench: ERROR: " << v.m.type << " " << v.m.mode << " " << v.m.isa << " n=" << x.size()
                   << " threads=" << v.m.threads << ": " << v.m.bit_mismatches
-                  << " calls returned bits different from the one-thread result\n";
+                  << " calls returned bits different from the one-thread result of the first instruction set\n";
       }
     }
     out.push_back(std::move(v.m));

@@ -32,6 +32,7 @@ struct measurement {
   std::uint64_t n = 0;
   std::string op;
   std::string mode;
+  std::string isa;  ///< detred rows: the instruction set that ran (resolved); empty for baselines
   int threads = 1;
   std::vector<double> gelem_per_round;  ///< Gelem/s of each round, in round order
   double gelem = 0;                     ///< median over rounds

@@ -56,8 +56,9 @@ void print_table_header(std::ostream& out) {
 void print_table_rows(std::ostream& out, const std::vector<row>& rows) {
   for (const row& r : rows) {
     const measurement& m = r.m;
+    const std::string op_cell = m.is_detred() ? m.op + "/" + m.isa : m.op;
     fmt::print(out, "{:<6} {:>5} {:>3} {:<15} {:<11} {:>8.2f} {:>7.1f} {:>5.0f}% {} {} {} {}  {}{}\n", m.type,
-               format_size(m.n), m.threads, m.op, m.mode, m.gelem, m.gbytes(), 100 * m.spread(),
+               format_size(m.n), m.threads, op_cell, m.mode, m.gelem, m.gbytes(), 100 * m.spread(),
                ratio_cell(r.r.strict_serial), ratio_cell(r.r.fastmath_serial), ratio_cell(r.r.fastmath_omp),
                ratio_cell(r.r.ceiling), target_cell(r), m.bit_mismatches != 0 ? "  BITS DIFFER" : "");
   }
@@ -75,8 +76,8 @@ int print_target_summary(std::ostream& out, const std::vector<row>& rows) {
     for (const target_check& t : r.targets) {
       if (t.pass) continue;
       const std::optional<double> ratio = t.baseline == op::ceiling ? r.r.ceiling : r.r.fastmath_serial;
-      fmt::print(out, "  MISS {} {} threads={}: {} (measured {:.3f})\n", r.m.type, format_size(r.m.n), r.m.threads,
-                 t.rule, ratio.value_or(0));
+      fmt::print(out, "  MISS {} {} threads={} {}: {} (measured {:.3f})\n", r.m.type, format_size(r.m.n), r.m.threads,
+                 r.m.isa, t.rule, ratio.value_or(0));
     }
   }
   return miss;
@@ -86,8 +87,6 @@ nlohmann::json to_json(const std::vector<row>& rows, const bench_options& o) {
   nlohmann::json doc;
   doc["tool"] = "detred-bench";
   doc["order_version"] = detred::order_version;
-  doc["isa_requested"] = detred::to_string(o.isa);
-  doc["isa"] = detred::to_string(detred::resolved_isa(o.isa));
   doc["rounds"] = o.rounds;
   doc["min_time_s"] = o.timing.min_seconds;
   nlohmann::json& out = doc["rows"] = nlohmann::json::array();
@@ -96,6 +95,7 @@ nlohmann::json to_json(const std::vector<row>& rows, const bench_options& o) {
     nlohmann::json j;
     j["op"] = m.op;
     j["mode"] = m.mode;
+    if (m.is_detred()) j["isa"] = m.isa;
     j["type"] = m.type;
     j["n"] = m.n;
     j["threads"] = m.threads;
