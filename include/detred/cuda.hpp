@@ -63,8 +63,7 @@ class workspace {
 /// by another call until then. Throws detred::error for invalid arguments or a failed launch.
 void sum_async(std::span<const double> x, double* result, workspace& ws, stream_t stream = nullptr,
                mode m = mode::tree);
-void sum_async(std::span<const float> x, float* result, workspace& ws, stream_t stream = nullptr,
-               mode m = mode::tree);
+void sum_async(std::span<const float> x, float* result, workspace& ws, stream_t stream = nullptr, mode m = mode::tree);
 
 /// The sum of x (device memory), computed on `stream`; waits for that stream and returns the value.
 double sum(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);

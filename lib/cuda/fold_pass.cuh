@@ -14,8 +14,8 @@ inline constexpr unsigned fold_threads = 1024;
 inline constexpr unsigned values_per_thread = 8;
 
 template <class T, class V>
-__global__ void __launch_bounds__(fold_threads) fold_pass(const V* __restrict__ in, std::uint64_t count,
-                                                          V* __restrict__ out, T* __restrict__ result) {
+__global__ void __launch_bounds__(fold_threads)
+    fold_pass(const V* __restrict__ in, std::uint64_t count, V* __restrict__ out, T* __restrict__ result) {
   __shared__ V warp_roots[fold_threads / warp_size];
   const unsigned lane = threadIdx.x % warp_size;
   const unsigned warp = threadIdx.x / warp_size;
@@ -25,7 +25,8 @@ __global__ void __launch_bounds__(fold_threads) fold_pass(const V* __restrict__ 
   const std::uint64_t first = block_first + std::uint64_t{threadIdx.x} * values_per_thread;
 
   V v[values_per_thread];
-  const std::uint64_t mine = count > first ? (count - first < values_per_thread ? count - first : values_per_thread) : 0;
+  const std::uint64_t mine =
+      count > first ? (count - first < values_per_thread ? count - first : values_per_thread) : 0;
 #pragma unroll
   for (unsigned i = 0; i < values_per_thread; ++i) v[i] = i < mine ? in[first + i] : empty_accumulator<V>::value();
   const V thread_root = register_fold(v, static_cast<unsigned>(mine));

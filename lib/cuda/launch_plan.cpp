@@ -36,8 +36,8 @@ launch_plan default_plan(std::uint64_t leaves) {
 }
 
 launch_plan forced_plan(std::uint64_t leaves, std::uint32_t leaves_per_warp, std::uint32_t warps_per_block) {
-  if (!is_power_of_two(leaves_per_warp) || leaves_per_warp > max_leaves_per_warp ||
-      !is_power_of_two(warps_per_block) || warps_per_block > max_warps_per_block) {
+  if (!is_power_of_two(leaves_per_warp) || leaves_per_warp > max_leaves_per_warp || !is_power_of_two(warps_per_block) ||
+      warps_per_block > max_warps_per_block) {
     throw error("CUDA plan: leaves per warp (" + std::to_string(leaves_per_warp) + ") and warps per block (" +
                 std::to_string(warps_per_block) + ") must be powers of two <= 32");
   }

@@ -20,10 +20,10 @@ inline constexpr std::uint32_t max_warps_per_block = 32;
 inline constexpr std::uint32_t default_warps_per_block = 8;
 
 struct launch_plan {
-  std::uint64_t leaves = 0;             ///< m = ceil(n / L)
-  std::uint32_t leaves_per_warp = 1;    ///< R: a power of two <= 32
-  std::uint32_t warps_per_block = 1;    ///< a power of two <= 32, or any count <= 32 when blocks == 1
-  std::uint64_t blocks = 1;             ///< leaf-pass blocks; 1 means the leaf pass also finalizes
+  std::uint64_t leaves = 0;           ///< m = ceil(n / L)
+  std::uint32_t leaves_per_warp = 1;  ///< R: a power of two <= 32
+  std::uint32_t warps_per_block = 1;  ///< a power of two <= 32, or any count <= 32 when blocks == 1
+  std::uint64_t blocks = 1;           ///< leaf-pass blocks; 1 means the leaf pass also finalizes
 };
 
 /// The plan detred uses for m leaves. Up to 32 leaves: one block, a warp per leaf (one launch). Above: at least

@@ -74,8 +74,9 @@ __device__ __forceinline__ V warp_leaf(const T* __restrict__ leaf, std::uint32_t
 // (1024, 1): up to 64 registers a thread. With the bound alone ptxas kept some variants at 32 registers, which
 // serialized the row loads (double tree mode ran at 0.92x CUB); at 64 the eight loads of a batch stay in flight.
 template <class T, class V, bool Aligned>
-__global__ void __launch_bounds__(1024, 1) leaf_pass(const T* __restrict__ x, std::uint64_t n, std::uint32_t leaves_per_warp,
-                                                  V* __restrict__ block_values, T* __restrict__ result) {
+__global__ void __launch_bounds__(1024, 1)
+    leaf_pass(const T* __restrict__ x, std::uint64_t n, std::uint32_t leaves_per_warp, V* __restrict__ block_values,
+              T* __restrict__ result) {
   __shared__ V warp_roots[32];
   const unsigned lane = threadIdx.x % warp_size;
   const unsigned warp = threadIdx.x / warp_size;

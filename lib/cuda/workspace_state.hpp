@@ -12,9 +12,9 @@ struct workspace::state {
   int device = 0;
   void* partials = nullptr;  ///< accumulator values between passes
   std::size_t partial_bytes = 0;
-  void* result = nullptr;  ///< device slot for the synchronous calls (16 bytes)
+  void* result = nullptr;       ///< device slot for the synchronous calls (16 bytes)
   void* host_result = nullptr;  ///< pinned host slot the device result is copied to (16 bytes)
-  void* staging = nullptr;  ///< sum_host's copy of the input
+  void* staging = nullptr;      ///< sum_host's copy of the input
   std::size_t staging_bytes = 0;
 
   explicit state(int dev);

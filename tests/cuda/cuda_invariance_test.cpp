@@ -30,14 +30,14 @@ template <class T>
 std::vector<std::uint64_t> gpu_boundary_sizes() {
   constexpr std::uint64_t W = order::lanes<T>;
   constexpr std::uint64_t L = order::leaf_size<T>;
-  std::set<std::uint64_t> s = {0, 1, 2, 3, 4, 5, W - 1, W, W + 1, 2 * W + 3, L - 1, L, L + 1, 3 * L + W + 1,
+  std::set<std::uint64_t> s = {0,           1, 2, 3, 4, 5, W - 1, W, W + 1, 2 * W + 3, L - 1, L, L + 1, 3 * L + W + 1,
                                1024 * L + 1};
   for (int k = 1; k <= 24; ++k) {
     const std::uint64_t p = std::uint64_t{1} << k;
     s.insert({p - 1, p, p + 1});
   }
-  for (std::uint64_t leaves : {2, 3, 5, 7, 8, 9, 31, 32, 33, 63, 64, 65, 255, 256, 257, 511, 513, 1023, 1024, 1025,
-                                2047, 2049}) {
+  for (std::uint64_t leaves :
+       {2, 3, 5, 7, 8, 9, 31, 32, 33, 63, 64, 65, 255, 256, 257, 511, 513, 1023, 1024, 1025, 2047, 2049}) {
     s.insert({leaves * L, leaves * L - 1, (leaves - 1) * L + W + 1});
   }
   return {s.begin(), s.end()};

@@ -44,8 +44,8 @@ TYPED_TEST(LargeGpu, AroundTwoToThe31Elements) {
     std::uint64_t offset;
     std::uint64_t n;
   };
-  const slice slices[] = {{0, two31 - 1}, {0, two31}, {0, two31 + 1}, {0, two31 + L + 3}, {1, two31 + 2 * L},
-                          {0, total}};
+  const slice slices[] = {{0, two31 - 1},     {0, two31},         {0, two31 + 1},
+                          {0, two31 + L + 3}, {1, two31 + 2 * L}, {0, total}};
   for (const slice& s : slices) {
     const std::span<const T> host(x.data() + s.offset, s.n);
     for (mode m : {mode::tree, mode::compensated}) {

@@ -19,9 +19,9 @@
 namespace detred::testing {
 
 /// Fails the test with the CUDA error text unless status is cudaSuccess.
-#define DETRED_CUDA_OK(call)                                                                  \
-  do {                                                                                        \
-    const cudaError_t detred_status_ = (call);                                                \
+#define DETRED_CUDA_OK(call)                                                                       \
+  do {                                                                                             \
+    const cudaError_t detred_status_ = (call);                                                     \
     ASSERT_EQ(detred_status_, cudaSuccess) << #call << ": " << cudaGetErrorString(detred_status_); \
   } while (0)
 

@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -60,7 +60,8 @@ options parse(int argc, char** argv) {
     };
     if (a == "--sizes") {
       o.log_sizes.clear();
-      for (const std::string& s : split(value())) o.log_sizes.push_back(std::stoi(s.rfind("2^", 0) == 0 ? s.substr(2) : s));
+      for (const std::string& s : split(value()))
+        o.log_sizes.push_back(std::stoi(s.rfind("2^", 0) == 0 ? s.substr(2) : s));
     } else if (a == "--types") {
       o.types = split(value());
     } else if (a == "--rounds") {
@@ -176,14 +177,12 @@ std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
   T gpu[4] = {};
   check(cudaMemcpy(host.data(), x, n * sizeof(T), cudaMemcpyDeviceToHost), "copy input back");
   check(cudaMemcpy(gpu, out, sizeof gpu, cudaMemcpyDeviceToHost), "copy results back");
-  const bool tree_ok =
-      std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(gpu[1]) ==
-      std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(
-          detred::sum(std::span<const T>(host), {.mode = detred::mode::tree}));
-  const bool comp_ok =
-      std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(gpu[2]) ==
-      std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(
-          detred::sum(std::span<const T>(host), {.mode = detred::mode::compensated}));
+  const bool tree_ok = std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(gpu[1]) ==
+                       std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(
+                           detred::sum(std::span<const T>(host), {.mode = detred::mode::tree}));
+  const bool comp_ok = std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(gpu[2]) ==
+                       std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(
+                           detred::sum(std::span<const T>(host), {.mode = detred::mode::compensated}));
 
   const bool headline = (sizeof(T) == 4 && log_n == 28) || (sizeof(T) == 8 && log_n == 27);
   const double bytes = static_cast<double>(n * sizeof(T));
@@ -247,8 +246,8 @@ std::string to_json(const std::vector<result>& rows, const std::string& device, 
     j << "    {\"type\": \"" << r.type << "\", \"n\": " << (std::uint64_t{1} << r.log_n) << ", \"log2_n\": " << r.log_n
       << ", \"variant\": \"" << r.variant << "\", \"median_us\": " << r.median_us << ", \"gb_per_s\": " << r.gbps
       << ", \"vs_cub\": " << r.vs_cub << ", \"target\": \"" << r.target << "\", \"verdict\": \"" << r.verdict
-      << "\", \"bits_equal_cpu\": " << (r.bits_equal_cpu ? "true" : "false") << "}"
-      << (i + 1 < rows.size() ? "," : "") << "\n";
+      << "\", \"bits_equal_cpu\": " << (r.bits_equal_cpu ? "true" : "false") << "}" << (i + 1 < rows.size() ? "," : "")
+      << "\n";
   }
   j << "  ]\n}\n";
   return j.str();
