@@ -21,5 +21,11 @@ install(FILES ${PROJECT_BINARY_DIR}/detredConfig.cmake ${PROJECT_BINARY_DIR}/det
 
 # The .pc file finds the prefix relative to its own folder, so an install can be moved (or made with --prefix).
 file(RELATIVE_PATH DETRED_PC_TO_PREFIX ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+# A static detred with the CUDA backend needs the CUDA runtime at link time.
+set(DETRED_PC_CUDA_LIBS "")
+if(DETRED_HAVE_CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  set(DETRED_PC_CUDA_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -Wl,-rpath,${CUDAToolkit_LIBRARY_DIR} -lcudart")
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/detred.pc.in ${PROJECT_BINARY_DIR}/detred.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/detred.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
