@@ -3,6 +3,7 @@
 
 #include "detred/bounds.hpp"
 #include "detred/cpu.hpp"
+#include "detred/cuda.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 #include "detred/reference.hpp"
