@@ -1,7 +1,8 @@
 // Compiled with -mavx512f -mprefer-vector-width=512 and the library's strict floating-point flags, no fast-math
-// (CMakeLists.txt), like lib/cpu/kernels_avx512.cpp. The loops follow lib/cpu/lane_kernels.inl, with the same
-// register budget per pass (8 tree registers, 4 compensated register pairs), so a shape's speed here predicts its
-// speed in the library. Only full leaves are handled: the sweep's sizes are multiples of every L.
+// (CMakeLists.txt), like lib/cpu/kernels_avx512.cpp. The loops follow lib/cpu/lane_kernels.inl, with the register
+// budget per pass of lib/cpu/kernels_avx512.cpp (8 tree registers, 8 compensated register pairs; keep them in
+// step), so a shape's speed here predicts its speed in the library. Only full leaves are handled: the sweep's sizes
+// are multiples of every L.
 #define DETRED_ORDER_ABI order_sweep_avx512
 #include "order_sweep_kernels.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 
 constexpr std::uint64_t vector_bytes = 64;
 constexpr std::uint64_t tree_registers = 8;
-constexpr std::uint64_t compensated_registers = 4;
+constexpr std::uint64_t compensated_registers = 8;
 
 template <class T>
 struct vector_of;
