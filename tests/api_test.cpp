@@ -56,18 +56,37 @@ TEST(Api, UnknownIsaAndBackendAreRejected) {
   EXPECT_THROW((void)detred::sum(v, {.backend = static_cast<detred::backend>(9)}), detred::error);
 }
 
-TEST(Api, EnvironmentVariableForcesAnIsaAndRejectsUnknownNames) {
-  ASSERT_EQ(setenv("DETRED_ISA", "baseline", 1), 0);
-  EXPECT_EQ(resolved_isa(isa::automatic), isa::baseline);
-  ASSERT_EQ(setenv("DETRED_ISA", "sse9", 1), 0);
-  try {
-    (void)resolved_isa(isa::automatic);
-    FAIL() << "no exception";
-  } catch (const detred::error& e) {
-    EXPECT_NE(std::string(e.what()).find("DETRED_ISA=sse9"), std::string::npos) << e.what();
-  }
-  ASSERT_EQ(unsetenv("DETRED_ISA"), 0);
-  EXPECT_NE(resolved_isa(isa::automatic), isa::automatic);
+// DETRED_ISA is read once per process, so each case runs in a fresh process (a "threadsafe" death test re-executes
+// the test binary) and reports through its exit status.
+TEST(Api, EnvironmentVariableForcesAnIsa) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::vector<double> v = {1.0, 2.0};
+  EXPECT_EXIT(
+      {
+        setenv("DETRED_ISA", "baseline", 1);
+        const bool forced = resolved_isa(isa::automatic) == isa::baseline;
+        std::exit(forced && detred::sum(v) == 3.0 ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST(Api, EnvironmentVariableWithAnUnknownNameIsRejectedOnEveryCall) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::vector<double> v = {1.0};
+  EXPECT_EXIT(
+      {
+        setenv("DETRED_ISA", "sse9", 1);
+        int messages = 0;
+        for (int call = 0; call < 2; ++call) {
+          try {
+            (void)detred::sum(v);
+          } catch (const detred::error& e) {
+            if (std::string(e.what()).find("DETRED_ISA=sse9") != std::string::npos) ++messages;
+          }
+        }
+        std::exit(messages == 2 ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST(Api, ErrorsCarryThePrefix) {

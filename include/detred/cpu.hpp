@@ -10,7 +10,8 @@ namespace detred {
 bool isa_supported(isa i);
 
 /// The instruction set a call with these options runs on: the forced one, else DETRED_ISA, else the best supported.
-/// Throws detred::error if the choice is unsupported or DETRED_ISA holds an unknown name.
+/// DETRED_ISA is read once per process, at the first call that needs it. Throws detred::error if the choice is
+/// unsupported or DETRED_ISA holds an unknown name.
 isa resolved_isa(isa requested);
 
 }  // namespace detred

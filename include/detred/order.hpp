@@ -265,8 +265,10 @@ class subtree_stack {
 
  private:
   // A binary counter of up to 2^64 leaves has at most 65 entries.
-  V values_[65]{};
-  std::uint64_t leaves_[65]{};
+  // Left uninitialized: entries at and above depth_ are never read, and zeroing 65 entries on every call would cost
+  // more than summing a small array.
+  V values_[65];
+  std::uint64_t leaves_[65];
   int depth_ = 0;
 };
 

@@ -49,21 +49,42 @@ bool isa_supported(isa i) {
   return false;
 }
 
-isa resolved_isa(isa requested) {
-  if (requested != isa::automatic && requested != isa::baseline && requested != isa::avx2 && requested != isa::avx512) {
-    throw error("unknown isa " + std::to_string(static_cast<int>(requested)));
-  }
-  isa chosen = requested != isa::automatic ? requested : from_environment();
-  if (chosen == isa::automatic) {
-    for (isa best : {isa::avx512, isa::avx2}) {
-      if (isa_supported(best)) return best;
-    }
-    return isa::baseline;
-  }
+namespace {
+
+isa checked(isa chosen) {
   if (!isa_supported(chosen)) {
     throw error(std::string("instruction set ") + to_string(chosen) + " is not supported by this CPU or build");
   }
   return chosen;
+}
+
+// The automatic choice is made once per process: reading the environment and CPUID on every call would cost more
+// than summing a small array. If DETRED_ISA is invalid, the initializer throws, nothing is cached, and every call
+// reports the error again.
+isa automatic_choice() {
+  static const isa choice = [] {
+    const isa from_env = from_environment();
+    if (from_env != isa::automatic) return checked(from_env);
+    for (isa best : {isa::avx512, isa::avx2}) {
+      if (isa_supported(best)) return best;
+    }
+    return isa::baseline;
+  }();
+  return choice;
+}
+
+}  // namespace
+
+isa resolved_isa(isa requested) {
+  switch (requested) {
+    case isa::automatic:
+      return automatic_choice();
+    case isa::baseline:
+    case isa::avx2:
+    case isa::avx512:
+      return checked(requested);
+  }
+  throw error("unknown isa " + std::to_string(static_cast<int>(requested)));
 }
 
 namespace cpu {
