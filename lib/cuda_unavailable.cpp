@@ -1,18 +1,45 @@
-// The CUDA seam in a build without CUDA: every call says so.
+// The CUDA backend in a build without CUDA: the public API links, reports that no device is available, and every
+// call that needs the GPU throws detred::error saying why.
+#include <cstddef>
 #include <span>
 
 #include "cuda_backend.hpp"
+#include "detred/cuda.hpp"
 
-namespace detred::cuda_backend {
+namespace detred {
+namespace {
+
+[[noreturn]] void no_cuda() {
+  throw error("the CUDA backend was requested, but this build of detred has none (nvcc was not found at build time)");
+}
+
+}  // namespace
+
+namespace cuda_backend {
 
 bool available() { return false; }
+double sum_host(std::span<const double>, mode) { no_cuda(); }
+float sum_host(std::span<const float>, mode) { no_cuda(); }
 
-double sum_host(std::span<const double>, mode) {
-  throw error("backend::cuda requested, but this build of detred has no CUDA backend (nvcc was not found)");
-}
+}  // namespace cuda_backend
 
-float sum_host(std::span<const float>, mode) {
-  throw error("backend::cuda requested, but this build of detred has no CUDA backend (nvcc was not found)");
-}
+namespace cuda {
 
-}  // namespace detred::cuda_backend
+struct workspace::state {};
+
+bool available() { return false; }
+workspace::workspace() { no_cuda(); }
+workspace::~workspace() = default;
+workspace::workspace(workspace&&) noexcept = default;
+workspace& workspace::operator=(workspace&&) noexcept = default;
+int workspace::device() const { no_cuda(); }
+std::size_t workspace::device_bytes() const { no_cuda(); }
+void sum_async(std::span<const double>, double*, workspace&, stream_t, mode) { no_cuda(); }
+void sum_async(std::span<const float>, float*, workspace&, stream_t, mode) { no_cuda(); }
+double sum(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
+float sum(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
+double sum_host(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
+float sum_host(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
+
+}  // namespace cuda
+}  // namespace detred

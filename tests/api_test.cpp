@@ -89,6 +89,19 @@ TEST(Api, EnvironmentVariableWithAnUnknownNameIsRejectedOnEveryCall) {
       ::testing::ExitedWithCode(0), "");
 }
 
+// Without a usable GPU (no CUDA in the build, or no device), backend::cuda fails with a message instead of
+// silently running on the CPU. tests/cuda covers the GPU itself.
+TEST(Api, CudaBackendWithoutAGpuSaysWhy) {
+  if (detred::cuda::available()) GTEST_SKIP() << "a CUDA device is present; tests/cuda covers it";
+  const std::vector<double> v = {1.0};
+  try {
+    (void)detred::sum(v, {.backend = detred::backend::cuda});
+    FAIL() << "no exception";
+  } catch (const detred::error& e) {
+    EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Api, ErrorsCarryThePrefix) {
   try {
     throw detred::error("x");
