@@ -10,7 +10,6 @@ packages=(
   pkg-config            # the pkg-config consumer test
   libgtest-dev          # GoogleTest: unit and invariance tests
   libgmock-dev          # GoogleTest's matchers
-  libbenchmark-dev      # Google Benchmark: the CPU benchmark harness
   libmpfr-dev           # MPFR: the exact oracle of the verify tool
   libgmp-dev            # GMP: MPFR's integer layer
   libcli11-dev          # CLI11: command-line parsing of the detred tool
