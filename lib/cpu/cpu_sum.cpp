@@ -70,6 +70,9 @@ struct table_entries<float> {
 template <class T>
 T sum_any(std::span<const T> x, mode m, int threads, isa resolved, std::uint64_t threshold) {
   const kernel_table& k = kernels_for(resolved);
+  if (threshold == default_threshold) {
+    threshold = m == mode::compensated ? compensated_parallel_threshold_bytes : tree_parallel_threshold_bytes;
+  }
   if (m == mode::compensated) {
     return parallel_sum<T, order::pair<T>>(x, threads, threshold, table_entries<T>::compensated(k));
   }

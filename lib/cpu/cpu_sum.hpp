@@ -8,14 +8,20 @@
 
 namespace detred::cpu {
 
-/// Below this many bytes one thread is faster than waking the team (docs/performance.md has the measurement).
-inline constexpr std::uint64_t default_parallel_threshold_bytes = std::uint64_t{1} << 19;
+/// Below these many bytes one thread is faster than waking a second one (measured with detred-threshold-sweep;
+/// docs/performance.md has the table). Compensated mode does seven times the arithmetic per element, so a second
+/// thread pays from a smaller size.
+inline constexpr std::uint64_t tree_parallel_threshold_bytes = std::uint64_t{512} << 10;
+inline constexpr std::uint64_t compensated_parallel_threshold_bytes = std::uint64_t{256} << 10;
 
-/// threads >= 1 and isa resolved (see detred::resolved_isa); mode valid. Tests lower the threshold to run the
-/// threaded path on small inputs.
+/// Selects the threshold above for the mode.
+inline constexpr std::uint64_t default_threshold = ~std::uint64_t{0};
+
+/// threads >= 1 and isa resolved (see detred::resolved_isa); mode valid. Tests and the threshold sweep pass an
+/// explicit parallel_threshold_bytes (0 splits every input among the threads).
 double sum(std::span<const double> x, mode m, int threads, isa resolved,
-           std::uint64_t parallel_threshold_bytes = default_parallel_threshold_bytes);
+           std::uint64_t parallel_threshold_bytes = default_threshold);
 float sum(std::span<const float> x, mode m, int threads, isa resolved,
-          std::uint64_t parallel_threshold_bytes = default_parallel_threshold_bytes);
+          std::uint64_t parallel_threshold_bytes = default_threshold);
 
 }  // namespace detred::cpu

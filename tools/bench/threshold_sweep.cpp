@@ -1,0 +1,49 @@
+// detred-threshold-sweep: where does a second thread start to pay? For sizes around the CPU driver's parallel
+// threshold it times the threaded driver forced to split (threshold 0) against one thread, interleaved, medians of
+// several rounds. The smallest size from which two threads win is where lib/cpu/cpu_sum.hpp's
+// {tree,compensated}_parallel_threshold_bytes belong (docs/performance.md records the run).
+#include <cstdint>
+#include <cstdio>
+#include <span>
+#include <vector>
+
+#include "aligned_buffer.hpp"
+#include "cpu/cpu_sum.hpp"
+#include "detred/detred.hpp"
+#include "measure.hpp"
+
+namespace {
+
+template <class T>
+void sweep(const char* type_name, int rounds) {
+  using detred::bench::aligned_buffer;
+  const detred::isa isa = detred::resolved_isa(detred::isa::automatic);
+  std::printf("%-6s %10s %9s %14s %14s %8s\n", type_name, "n", "KiB", "1 thread ns", "2 threads ns", "2t/1t");
+  for (int k = 11; k <= 21; ++k) {
+    const std::uint64_t n = std::uint64_t{1} << k;
+    aligned_buffer<T> buffer(n);
+    for (std::uint64_t i = 0; i < n; ++i) buffer.data()[i] = static_cast<T>((i * 2654435761u) % 1000) / T(1000);
+    const std::span<const T> x = buffer.span();
+    for (detred::mode m : {detred::mode::tree, detred::mode::compensated}) {
+      std::vector<double> one, two;
+      volatile T sink{};
+      for (int r = 0; r < rounds; ++r) {
+        one.push_back(detred::bench::seconds_per_call([&] { sink = detred::cpu::sum(x, m, 1, isa, 0); }, {}));
+        two.push_back(detred::bench::seconds_per_call([&] { sink = detred::cpu::sum(x, m, 2, isa, 0); }, {}));
+      }
+      const double t1 = detred::bench::median(one) * 1e9;
+      const double t2 = detred::bench::median(two) * 1e9;
+      std::printf("%-6s %10llu %9llu %14.0f %14.0f %8.2f  %s\n", detred::to_string(m),
+                  static_cast<unsigned long long>(n), static_cast<unsigned long long>(n * sizeof(T) / 1024), t1, t2,
+                  t2 / t1, n > detred::order::leaf_size<T> && t2 < t1 ? "two threads faster" : "");
+    }
+  }
+}
+
+}  // namespace
+
+int main() {
+  sweep<double>("double", 5);
+  sweep<float>("float", 5);
+  return 0;
+}
