@@ -23,6 +23,7 @@ __attribute__((target("avx512f"))) double zmm_ops_per_second(unit u, long iterat
 #define DETRED_FMA(i) a##i = _mm512_fmadd_pd(a##i, one, b);
   const auto start = std::chrono::steady_clock::now();
   for (long k = 0; k < iterations; ++k) {
+    // clang-format off
     switch (u) {
       case unit::add:
         DETRED_CHAINS(DETRED_ADD)
@@ -35,9 +36,11 @@ __attribute__((target("avx512f"))) double zmm_ops_per_second(unit u, long iterat
         DETRED_FMA(6) DETRED_FMA(7) DETRED_FMA(8) DETRED_FMA(9) DETRED_FMA(10) DETRED_FMA(11)
         break;
     }
+    // clang-format on
     // Keeps every chain live in a register and in the loop.
-    asm volatile("" : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5), "+v"(a6), "+v"(a7), "+v"(a8),
-                 "+v"(a9), "+v"(a10), "+v"(a11));
+    asm volatile(""
+                 : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5), "+v"(a6), "+v"(a7), "+v"(a8), "+v"(a9),
+                   "+v"(a10), "+v"(a11));
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return 12.0 * static_cast<double>(iterations) / seconds;
