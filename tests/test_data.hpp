@@ -8,65 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "portable_random.hpp"
+
 namespace detred::testing {
 
-/// xoshiro256** seeded through splitmix64: small, fast, and fully specified.
-class rng {
- public:
-  explicit rng(std::uint64_t seed) {
-    for (auto& word : state_) {
-      seed += 0x9e3779b97f4a7c15ULL;
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      word = z ^ (z >> 31);
-    }
-  }
-
-  std::uint64_t next() {
-    const std::uint64_t result = std::rotl(state_[1] * 5, 7) * 9;
-    const std::uint64_t t = state_[1] << 17;
-    state_[2] ^= state_[0];
-    state_[3] ^= state_[1];
-    state_[1] ^= state_[2];
-    state_[0] ^= state_[3];
-    state_[2] ^= t;
-    state_[3] = std::rotl(state_[3], 45);
-    return result;
-  }
-
-  /// Uniform integer in [0, bound), bound > 0 (modulo; the tiny bias is irrelevant for tests).
-  std::uint64_t below(std::uint64_t bound) { return next() % bound; }
-
-  /// Uniform in [0, 1) with the full 53 (or 24) bits, exactly representable.
-  template <class T>
-  T unit() {
-    constexpr int digits = std::numeric_limits<T>::digits;
-    return static_cast<T>(next() >> (64 - digits)) * (T(1) / static_cast<T>(std::uint64_t{1} << digits));
-  }
-
- private:
-  std::uint64_t state_[4];
-};
-
-/// The same-width unsigned integer of a float type.
-template <class T>
-using bits_of = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+using generators::bits_of;
+using generators::make_float;
+using generators::rng;
 
 template <class T>
 bits_of<T> bits(T x) {
   return std::bit_cast<bits_of<T>>(x);
-}
-
-/// Builds a float from sign, biased exponent and mantissa bits.
-template <class T>
-T make_float(bool negative, std::uint64_t biased_exponent, std::uint64_t mantissa) {
-  constexpr int mantissa_bits = std::numeric_limits<T>::digits - 1;
-  constexpr int width = 8 * sizeof(T);
-  const std::uint64_t mask = (std::uint64_t{1} << mantissa_bits) - 1;
-  const std::uint64_t word =
-      (std::uint64_t{negative} << (width - 1)) | (biased_exponent << mantissa_bits) | (mantissa & mask);
-  return std::bit_cast<T>(static_cast<bits_of<T>>(word));
 }
 
 /// The classes of input the invariance tests run over.
