@@ -18,7 +18,7 @@ inline constexpr const char* fastmath_omp = "fastmath_omp";        // (c)
 inline constexpr const char* ceiling = "ceiling";                  // (d)
 }  // namespace op
 
-/// A target of issue 4 that a row is checked against.
+/// A CPU performance target (docs/performance.md) that a row is checked against.
 struct target_check {
   std::string rule;      ///< e.g. "tree >= 0.95 x (d)"
   std::string baseline;  ///< the op of the baseline: op::ceiling or op::fastmath_serial

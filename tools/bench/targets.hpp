@@ -1,4 +1,4 @@
-// The performance targets of issue 4, as rules on a row and its ratios.
+// The CPU performance targets (docs/performance.md), as rules on a row and its ratios.
 #pragma once
 
 #include <vector>
