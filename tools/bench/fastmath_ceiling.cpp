@@ -1,5 +1,5 @@
 // Baseline (d), the bandwidth ceiling: the fastest sum we know how to write, with no concern for its result bits.
-// Built with -O3 -march=native -ffast-math (CMakeLists.txt). Out of cache it measures what the memory system
+// Built with the fastmath_baseline flags (CMakeLists.txt). Out of cache it measures what the memory system
 // delivers; in cache it measures the core's add throughput (two 64-byte vector adds per cycle need at least
 // latency x 2 independent accumulators, hence 8 or more; more of them also lets the loads run further ahead).
 // Several shapes are compiled because none wins everywhere: 64-byte vectors are fastest in cache, while on the

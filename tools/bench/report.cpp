@@ -46,11 +46,12 @@ std::vector<row> sorted_for_table(std::vector<row> rows) {
 }
 
 void print_table_header(std::ostream& out) {
-  fmt::print(out,
-             "Gelem/s and GB/s: medians over the rounds; spread: (max - min) / median over the rounds.\n"
-             "x(a) strict serial loop, x(b) -O3 -march=native -ffast-math serial loop (both one thread), "
-             "x(c) fast-math OpenMP reduction, x(d) bandwidth ceiling (the fastest ceiling shape, or (c) or (b) "
-             "if faster), both at the row's threads.\n\n");
+  fmt::print(
+      out,
+      "Gelem/s and GB/s: medians over the rounds; spread: (max - min) / median over the rounds.\n"
+      "x(a) strict serial loop, x(b) fastmath_baseline serial loop: -O3 -march=native -ffast-math (both one thread), "
+      "x(c) fast-math OpenMP reduction, x(d) bandwidth ceiling (the fastest ceiling shape, or (c) or (b) "
+      "if faster), both at the row's threads.\n\n");
   fmt::print(out, "{:<6} {:>5} {:>3} {:<15} {:<11} {:>8} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}  {}\n", "type", "n", "thr",
              "op", "mode", "Gelem/s", "GB/s", "spread", "x(a)", "x(b)", "x(c)", "x(d)", "target");
 }
