@@ -225,8 +225,10 @@ DETRED_HOST_DEVICE constexpr T finalize(pair<T> root) {
 /// register operation per call), then count = 1; scalar code passes group = 1.
 template <class Step>
 DETRED_HOST_DEVICE constexpr void lane_tree_steps(std::uint64_t width, std::uint64_t group, Step step) {
+  DETRED_UNROLL
   for (std::uint64_t h = width / 2; h >= 1; h /= 2) {
     const std::uint64_t count = h >= group ? group : 1;
+    DETRED_UNROLL
     for (std::uint64_t j = 0; j < h; j += count) step(j, h, count);
   }
 }

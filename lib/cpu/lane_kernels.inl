@@ -169,11 +169,29 @@ inline order::pair<T> compensated_leaf(const T* x, std::uint64_t count) {
 // ---------------------------------------------------------------------------------------------------------------
 // Subtrees of leaves.
 
+/// Leaves per group: aligned groups of 8 full leaves are perfect subtrees of the leaf tree, folded with a fixed
+/// pattern and pushed onto the stack once. Pushing every leaf instead makes the stack's merge loop run a
+/// data-dependent number of times per leaf; its branch mispredictions cost about 10 % of streaming bandwidth.
+inline constexpr std::uint64_t leaves_per_group = 8;
+
 template <class T, class V, V (*leaf)(const T*, std::uint64_t)>
 V subtree(const T* x, std::uint64_t n) {
   constexpr std::uint64_t L = order::leaf_size<T>;
+  constexpr std::uint64_t G = leaves_per_group;
   order::subtree_stack<V> tree;
-  for (std::uint64_t start = 0; start < n; start += L) tree.push(leaf(x + start, n - start < L ? n - start : L), 1);
+  std::uint64_t start = 0;
+  for (; n - start >= G * L; start += G * L) {
+    V group[G];
+#pragma GCC unroll 8
+    for (std::uint64_t g = 0; g < G; ++g) group[g] = leaf(x + start + g * L, L);
+#pragma GCC unroll 8
+    for (std::uint64_t h = 1; h < G; h *= 2) {
+#pragma GCC unroll 8
+      for (std::uint64_t j = 0; j < G; j += 2 * h) group[j] = order::combine(group[j], group[j + h]);
+    }
+    tree.push(group[0], G);
+  }
+  for (; start < n; start += L) tree.push(leaf(x + start, n - start < L ? n - start : L), 1);
   return tree.root();
 }
 
