@@ -117,18 +117,18 @@ TEST(Order, ConstantsAndDepth) {
   EXPECT_EQ(order::leaf_size<double>, 2048u);
   EXPECT_EQ(order::lanes<float>, 128u);
   EXPECT_EQ(order::leaf_size<float>, 4096u);
-  EXPECT_EQ(detred::depth<double>(0), 0);
-  EXPECT_EQ(detred::depth<double>(1), 0 + 6 + 0);
-  EXPECT_EQ(detred::depth<double>(64), 0 + 6 + 0);
-  EXPECT_EQ(detred::depth<double>(65), 1 + 6 + 0);
-  EXPECT_EQ(detred::depth<double>(2048), 31 + 6 + 0);
-  EXPECT_EQ(detred::depth<double>(2049), 31 + 6 + 1);
-  EXPECT_EQ(detred::depth<double>(1000), 15 + 6 + 0);         // ceil(1000/64) = 16
-  EXPECT_EQ(detred::depth<double>(1000000), 31 + 6 + 9);      // 489 leaves
-  EXPECT_EQ(detred::depth<double>(1000000000), 31 + 6 + 19);  // 488282 leaves
-  EXPECT_EQ(detred::depth<float>(1000), 7 + 7 + 0);           // ceil(1000/128) = 8
-  EXPECT_EQ(detred::depth<float>(1000000000), 31 + 7 + 18);   // 244141 leaves
-  EXPECT_EQ(detred::depth<double>(std::uint64_t{1} << 40), 31 + 6 + 29);
+  EXPECT_EQ(order::depth<double>(0), 0);
+  EXPECT_EQ(order::depth<double>(1), 0 + 6 + 0);
+  EXPECT_EQ(order::depth<double>(64), 0 + 6 + 0);
+  EXPECT_EQ(order::depth<double>(65), 1 + 6 + 0);
+  EXPECT_EQ(order::depth<double>(2048), 31 + 6 + 0);
+  EXPECT_EQ(order::depth<double>(2049), 31 + 6 + 1);
+  EXPECT_EQ(order::depth<double>(1000), 15 + 6 + 0);         // ceil(1000/64) = 16
+  EXPECT_EQ(order::depth<double>(1000000), 31 + 6 + 9);      // 489 leaves
+  EXPECT_EQ(order::depth<double>(1000000000), 31 + 6 + 19);  // 488282 leaves
+  EXPECT_EQ(order::depth<float>(1000), 7 + 7 + 0);           // ceil(1000/128) = 8
+  EXPECT_EQ(order::depth<float>(1000000000), 31 + 7 + 18);   // 244141 leaves
+  EXPECT_EQ(order::depth<double>(std::uint64_t{1} << 40), 31 + 6 + 29);
   EXPECT_EQ(order::correction_depth<double>(2049), 38 + 7);
 }
 
@@ -174,7 +174,7 @@ TEST(Api, SizesBeyondTwoToThe32) {
     EXPECT_EQ(bits(one), bits(expected)) << to_string(m);
     EXPECT_EQ(bits(two), bits(expected)) << to_string(m);
   }
-  EXPECT_EQ(detred::depth<float>(n), 31 + 7 + 21);
+  EXPECT_EQ(order::depth<float>(n), 31 + 7 + 21);
   munmap(mem, n * sizeof(T));
 }
 

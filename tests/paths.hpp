@@ -9,7 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu/cpu_sum.hpp"
+#include "api/sum_operators.hpp"
+#include "cpu/cpu_backend.hpp"
 #include "detred/detred.hpp"
 #include "test_data.hpp"
 
@@ -44,7 +45,9 @@ T expect_every_path_matches_reference(std::span<const T> x, mode m, const std::s
   for (isa i : supported_isas()) {
     for (int t : thread_counts()) {
       const T api = detred::sum(x, {.mode = m, .threads = t, .isa = i});
-      const T split = cpu::sum(x, m, t, i, 0);
+      const T split = with_sum_operator<T>(m, [&]<class Op>() {
+        return cpu::reduce<Op>(x, {.threads = t, .instruction_set = i, .parallel_threshold_bytes = 0});
+      });
       EXPECT_EQ(bits(api), bits(expected))
           << what << " mode=" << to_string(m) << " isa=" << to_string(i) << " threads=" << t << " n=" << x.size()
           << " got " << api << " expected " << expected;

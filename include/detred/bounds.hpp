@@ -21,34 +21,12 @@ struct error_bound {
   double abs_sum_factor;
 };
 
-/// D(n) of the canonical order for the element type (see order.hpp).
-int depth_f64(std::uint64_t n);
-int depth_f32(std::uint64_t n);
-
-template <class T>
-int depth(std::uint64_t n);
-template <>
-inline int depth<double>(std::uint64_t n) {
-  return depth_f64(n);
-}
-template <>
-inline int depth<float>(std::uint64_t n) {
-  return depth_f32(n);
-}
-
-error_bound bound_f64(std::uint64_t n, mode m);
-error_bound bound_f32(std::uint64_t n, mode m);
-
-/// The documented error bound for n elements of type T in mode m. Throws detred::error for an unknown mode.
+/// The documented error bound for n elements of type T (float or double) in mode m. D(n) itself is
+/// detred::order::depth<T>(n). Throws detred::error for an unknown mode.
 template <class T>
 error_bound bound(std::uint64_t n, mode m);
-template <>
-inline error_bound bound<double>(std::uint64_t n, mode m) {
-  return bound_f64(n, m);
-}
-template <>
-inline error_bound bound<float>(std::uint64_t n, mode m) {
-  return bound_f32(n, m);
-}
+
+extern template error_bound bound<double>(std::uint64_t n, mode m);
+extern template error_bound bound<float>(std::uint64_t n, mode m);
 
 }  // namespace detred

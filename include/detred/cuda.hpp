@@ -4,8 +4,8 @@
 // CUstream_st*, which is what stream_t names; pass your cudaStream_t as it is (nullptr is the default stream).
 //
 //   detred::cuda::workspace ws;                                   // once: binds to the current device
-//   detred::cuda::sum_async(std::span(d_x, n), d_out, ws, stream); // enqueued; *d_out is written on the device
-//   double s = detred::cuda::sum(std::span(d_x, n), ws);          // waits and returns the value
+//   detred::cuda::sum_async(std::span(d_x, n), d_out, ws, detred::mode::tree, stream); // enqueued, returns at once
+//   double s = detred::cuda::sum(std::span(d_x, n), ws);          // waits for its stream and returns the value
 //
 // The result bits depend only on n and the values (and the order version): never on the GPU, the launch
 // configuration, the pointer's alignment, or whether the CPU or the GPU computed them.
@@ -28,6 +28,10 @@ using stream_t = ::CUstream_st*;
 /// True if this build has the CUDA backend and at least one CUDA device is usable.
 bool available();
 
+namespace detail {
+struct workspace_access;
+}
+
 /// Reusable device state for the CUDA sums: after construction, a sum of data already in device memory allocates
 /// nothing. It holds, on the device it was created on:
 ///   - a partial-value buffer for the two-pass tree: 128 KiB, enough for n up to 2^33 float or 2^32 double
@@ -36,6 +40,12 @@ bool available();
 ///   - for sum_host only: a staging buffer for the copied input, grown to the largest host array seen so far.
 /// device_bytes() reports the total. A workspace serves one call at a time: calls that may overlap (on different
 /// streams, or from different threads) each need their own. Moving it is allowed; copying is not.
+///
+/// Synchronization: a buffer grows with stream-ordered allocation (cudaMallocAsync and cudaFreeAsync on the call's
+/// stream), so sum_async never waits for the device, even when it grows the workspace. The constructor allocates
+/// with cudaMalloc and cudaMallocHost, and the destructor frees with cudaFree, which waits for the device: create
+/// workspaces up front and keep them. The GPU needs stream-ordered allocation (CUDA memory pools), as every GPU
+/// since Pascal has on Linux; without it a call that must grow the workspace throws detred::error.
 class workspace {
  public:
   /// Binds to the current CUDA device. Throws detred::error (with the CUDA error text) if there is none.
@@ -51,27 +61,29 @@ class workspace {
   /// Bytes of device memory it holds now.
   std::size_t device_bytes() const;
 
-  struct state;
-  state& internal() { return *state_; }
-
  private:
+  friend struct detail::workspace_access;
+  struct state;
   std::unique_ptr<state> state_;
 };
 
-/// Enqueues the sum of x (device memory) on `stream` and writes the result to `result` (device memory). Returns
-/// at once; x must stay valid and unchanged until the stream has run the sum, and the workspace must not be used
-/// by another call until then. Throws detred::error for invalid arguments or a failed launch.
-void sum_async(std::span<const double> x, double* result, workspace& ws, stream_t stream = nullptr,
-               mode m = mode::tree);
-void sum_async(std::span<const float> x, float* result, workspace& ws, stream_t stream = nullptr, mode m = mode::tree);
+// Every call takes (data, [result,] workspace, mode, stream), in this order.
 
-/// The sum of x (device memory), computed on `stream`; waits for that stream and returns the value.
+/// Enqueues the sum of x (device memory) on `stream` and writes the result to `result` (device memory). Returns
+/// at once, without synchronizing anything; x must stay valid and unchanged until the stream has run the sum, and
+/// the workspace must not be used by another call until then. Throws detred::error for invalid arguments or a
+/// failed launch.
+void sum_async(std::span<const double> x, double* result, workspace& ws, mode m = mode::tree,
+               stream_t stream = nullptr);
+void sum_async(std::span<const float> x, float* result, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+
+/// The sum of x (device memory), computed on `stream`; waits for that stream (only) and returns the value.
 double sum(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
 float sum(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
 
 /// Convenience for host arrays: copies x to the workspace's staging buffer, sums it on the GPU and returns the
-/// value. Device or managed memory is summed in place without a copy. detred::sum with backend::cuda calls this
-/// with a workspace per device that the library keeps.
+/// value; waits for `stream`. Device or managed memory is summed in place without a copy. detred::sum with
+/// backend::cuda calls this with a workspace per device that the library keeps.
 double sum_host(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
 float sum_host(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
 

@@ -1,8 +1,10 @@
 // Options shared by every reduction, and the library's exception type.
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace detred {
 
@@ -46,9 +48,30 @@ class error : public std::runtime_error {
   explicit error(const std::string& message) : std::runtime_error("detred: " + message) {}
 };
 
-/// Lower-case names, as used by the command-line tool and in error messages.
+/// Lower-case names, as used by the command-line tool, DETRED_ISA and error messages.
 const char* to_string(mode m);
 const char* to_string(isa i);
 const char* to_string(backend b);
+
+/// The value whose to_string() is `name` (for isa and backend, "auto" also names automatic); nothing for any other
+/// text. Exact and case-sensitive. E is mode, isa or backend.
+template <class E>
+std::optional<E> parse(std::string_view name);
+template <>
+std::optional<mode> parse<mode>(std::string_view name);
+template <>
+std::optional<isa> parse<isa>(std::string_view name);
+template <>
+std::optional<backend> parse<backend>(std::string_view name);
+
+/// Every name parse<E> accepts, for messages and help texts: "tree or compensated".
+template <class E>
+std::string names();
+template <>
+std::string names<mode>();
+template <>
+std::string names<isa>();
+template <>
+std::string names<backend>();
 
 }  // namespace detred

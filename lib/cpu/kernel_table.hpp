@@ -1,5 +1,5 @@
 // The per-instruction-set kernels of the CPU backend. Each table is compiled in its own translation unit with its
-// own target flags (kernels_*.cpp); the driver (cpu_sum.cpp) picks one at run time.
+// own target flags (kernels_<isa>.cpp, from lane_engine.inl); the driver picks one at run time (isa_selection.hpp).
 #pragma once
 
 #include <cstdint>
@@ -8,15 +8,42 @@
 
 namespace detred::cpu {
 
-/// Each function returns the root of the left-perfect leaf tree over x[0..n): the canonical value of the subtree
-/// whose leaves hold x[0..n). x must start on a leaf boundary of the whole array; n may end mid-leaf.
-struct kernel_table {
-  const char* name;
-  double (*tree_f64)(const double* x, std::uint64_t n);
-  order::pair<double> (*compensated_f64)(const double* x, std::uint64_t n);
-  float (*tree_f32)(const float* x, std::uint64_t n);
-  order::pair<float> (*compensated_f32)(const float* x, std::uint64_t n);
+template <class... Ops>
+struct op_list {};
+
+/// The operators the CPU backend runs: each gets a kernel in every instruction set's table. A new operator is
+/// added here (and gets its entry points in the driver).
+using cpu_ops = op_list<order::sum_tree<double>, order::sum_compensated<double>, order::sum_tree<float>,
+                        order::sum_compensated<float>>;
+
+/// The root state of the left-perfect leaf tree over x[0..n): the canonical value of the subtree whose leaves hold
+/// x[0..n). x must start on a leaf boundary of the whole array; n may end mid-leaf.
+template <class Op>
+using subtree_fn = typename Op::state (*)(const typename Op::input* x, std::uint64_t n);
+
+template <class Op>
+struct kernel_entry {
+  subtree_fn<Op> subtree = nullptr;
 };
+
+template <class... Ops>
+struct kernel_table_of : kernel_entry<Ops>... {
+  const char* name = nullptr;
+};
+
+template <class List>
+struct table_for;
+template <class... Ops>
+struct table_for<op_list<Ops...>> {
+  using type = kernel_table_of<Ops...>;
+};
+using kernel_table = table_for<cpu_ops>::type;
+
+/// The kernel of operator Op in a table.
+template <class Op>
+subtree_fn<Op> subtree_kernel(const kernel_table& table) {
+  return static_cast<const kernel_entry<Op>&>(table).subtree;
+}
 
 extern const kernel_table baseline_kernels;
 #if DETRED_HAVE_X86_KERNELS

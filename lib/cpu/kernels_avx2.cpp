@@ -1,4 +1,4 @@
-// The CPU lanes compiled for avx2 (target flags set in lib/CMakeLists.txt).
+// The CPU engine compiled for avx2 (target flags set in lib/CMakeLists.txt).
 #define DETRED_ORDER_ABI avx2
 #include <cstdint>
 #include <cstring>
@@ -9,14 +9,12 @@
 namespace detred::cpu {
 namespace avx2_lanes {
 
-#define DETRED_KERNEL_NAME "avx2"
-#define DETRED_VECTOR_BYTES 32
-#define DETRED_TREE_REGISTERS 8
-#define DETRED_COMPENSATED_REGISTERS 4
-#include "lane_kernels.inl"
+inline constexpr std::uint64_t vector_bytes = 32;
+inline constexpr std::uint64_t accumulator_vectors = 8;
+#include "lane_engine.inl"
 
 }  // namespace avx2_lanes
 
-const kernel_table avx2_kernels = avx2_lanes::table;
+constinit const kernel_table avx2_kernels = avx2_lanes::make_table("avx2", cpu_ops{});
 
 }  // namespace detred::cpu

@@ -1,4 +1,4 @@
-// The CPU lanes compiled for avx512 (target flags set in lib/CMakeLists.txt).
+// The CPU engine compiled for avx512 (target flags set in lib/CMakeLists.txt).
 #define DETRED_ORDER_ABI avx512
 #include <cstdint>
 #include <cstring>
@@ -9,14 +9,12 @@
 namespace detred::cpu {
 namespace avx512_lanes {
 
-#define DETRED_KERNEL_NAME "avx512"
-#define DETRED_VECTOR_BYTES 64
-#define DETRED_TREE_REGISTERS 8
-#define DETRED_COMPENSATED_REGISTERS 8
-#include "lane_kernels.inl"
+inline constexpr std::uint64_t vector_bytes = 64;
+inline constexpr std::uint64_t accumulator_vectors = 16;
+#include "lane_engine.inl"
 
 }  // namespace avx512_lanes
 
-const kernel_table avx512_kernels = avx512_lanes::table;
+constinit const kernel_table avx512_kernels = avx512_lanes::make_table("avx512", cpu_ops{});
 
 }  // namespace detred::cpu

@@ -1,4 +1,4 @@
-// The CPU lanes compiled for baseline (target flags set in lib/CMakeLists.txt).
+// The CPU engine compiled for baseline (target flags set in lib/CMakeLists.txt).
 #define DETRED_ORDER_ABI baseline
 #include <cstdint>
 #include <cstring>
@@ -9,14 +9,12 @@
 namespace detred::cpu {
 namespace baseline_lanes {
 
-#define DETRED_KERNEL_NAME "baseline"
-#define DETRED_VECTOR_BYTES 16
-#define DETRED_TREE_REGISTERS 8
-#define DETRED_COMPENSATED_REGISTERS 4
-#include "lane_kernels.inl"
+inline constexpr std::uint64_t vector_bytes = 16;
+inline constexpr std::uint64_t accumulator_vectors = 8;
+#include "lane_engine.inl"
 
 }  // namespace baseline_lanes
 
-const kernel_table baseline_kernels = baseline_lanes::table;
+constinit const kernel_table baseline_kernels = baseline_lanes::make_table("baseline", cpu_ops{});
 
 }  // namespace detred::cpu

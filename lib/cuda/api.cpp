@@ -4,7 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../validate.hpp"
+#include "api/validate.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
 #include "detred/order.hpp"
@@ -24,21 +24,21 @@ bool available() {
 namespace {
 
 template <class T>
-void sum_async_any(std::span<const T> x, T* result, workspace& ws, stream_t stream, mode m) {
+void sum_async_any(std::span<const T> x, T* result, workspace& ws, mode m, stream_t stream) {
   validated(m);
   if (result == nullptr) throw error("CUDA sum: the result pointer is null");
   if (x.data() == nullptr && !x.empty()) throw error("CUDA sum: the input pointer is null");
-  workspace::state& s = ws.internal();
+  detail::workspace_access::state& s = detail::workspace_access::of(ws);
   s.check_current_device();
   const detail::launch_plan plan = detail::default_plan(order::leaf_count<T>(x.size()));
-  s.reserve_partials(detail::partial_values(plan) * detail::accumulator_bytes<T>(m));
+  s.reserve_partials(detail::partial_values(plan) * detail::accumulator_bytes<T>(m), stream);
   detail::enqueue_sum(x.data(), x.size(), m, plan, s.partials, result, stream);
 }
 
 template <class T>
 T sum_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
-  workspace::state& s = ws.internal();
-  sum_async_any(x, static_cast<T*>(s.result), ws, stream, m);
+  detail::workspace_access::state& s = detail::workspace_access::of(ws);
+  sum_async_any(x, static_cast<T*>(s.result), ws, m, stream);
   check(cudaMemcpyAsync(s.host_result, s.result, sizeof(T), cudaMemcpyDeviceToHost, stream),
         "cudaMemcpyAsync (result)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
@@ -54,9 +54,9 @@ T sum_host_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
   if (attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged) {
     return sum_any(x, ws, m, stream);
   }
-  workspace::state& s = ws.internal();
+  detail::workspace_access::state& s = detail::workspace_access::of(ws);
   s.check_current_device();
-  s.reserve_staging(x.size_bytes());
+  s.reserve_staging(x.size_bytes(), stream);
   check(cudaMemcpyAsync(s.staging, x.data(), x.size_bytes(), cudaMemcpyHostToDevice, stream),
         "cudaMemcpyAsync (input to the device)");
   return sum_any(std::span<const T>(static_cast<const T*>(s.staging), x.size()), ws, m, stream);
@@ -64,11 +64,11 @@ T sum_host_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
 
 }  // namespace
 
-void sum_async(std::span<const double> x, double* result, workspace& ws, stream_t stream, mode m) {
-  sum_async_any(x, result, ws, stream, m);
+void sum_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
+  sum_async_any(x, result, ws, m, stream);
 }
-void sum_async(std::span<const float> x, float* result, workspace& ws, stream_t stream, mode m) {
-  sum_async_any(x, result, ws, stream, m);
+void sum_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
+  sum_async_any(x, result, ws, m, stream);
 }
 
 double sum(std::span<const double> x, workspace& ws, mode m, stream_t stream) { return sum_any(x, ws, m, stream); }

@@ -1,4 +1,4 @@
-// The seam of lib/cuda_backend.hpp: detred::sum with backend::cuda. The library keeps one workspace per device,
+// The seam of cuda_backend.hpp: detred::sum with backend::cuda. The library keeps one workspace per device,
 // created on first use and reused by every later call; a mutex gives one call at a time each.
 #include <map>
 #include <memory>
@@ -7,7 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../cuda_backend.hpp"
+#include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
 

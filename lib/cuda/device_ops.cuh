@@ -1,6 +1,6 @@
-// Device building blocks shared by the kernels: 16-byte row loads, warp shuffles of an accumulator, and the
-// left-perfect fold of up to 32 values held one per lane. Every addition goes through order::accumulate and
-// order::combine; nothing here chooses an order of its own beyond evaluating the order's trees in parallel.
+// Device building blocks shared by the kernels: 16-byte row loads, warp shuffles of a state, and the left-perfect
+// fold of up to 32 states held one per lane. Every operation on states goes through the operator (order/ops.hpp);
+// nothing here chooses an order of its own beyond evaluating the order's trees in parallel.
 #pragma once
 
 #include <cstdint>
@@ -52,57 +52,47 @@ __device__ __forceinline__ void load_row(const T* __restrict__ p, T (&v)[lanes_p
   }
 }
 
-/// The empty accumulator: -0.0, or (-0.0, -0.0) in compensated mode (order::accumulator_identity, built here from
-/// order::identity because a constexpr class-type constant cannot be read in device code).
-template <class V>
-struct empty_accumulator {
-  __device__ static V value() { return order::identity<V>(); }
-};
-template <class T>
-struct empty_accumulator<order::pair<T>> {
-  __device__ static order::pair<T> value() { return {order::identity<T>(), order::identity<T>()}; }
-};
-
-__device__ __forceinline__ float shuffle_down(float v, unsigned d) { return __shfl_down_sync(full_mask, v, d); }
-__device__ __forceinline__ double shuffle_down(double v, unsigned d) { return __shfl_down_sync(full_mask, v, d); }
-template <class T>
-__device__ __forceinline__ order::pair<T> shuffle_down(order::pair<T> v, unsigned d) {
-  return {shuffle_down(v.sum, d), shuffle_down(v.correction, d)};
-}
-
-__device__ __forceinline__ float broadcast(float v, unsigned from) { return __shfl_sync(full_mask, v, from); }
-__device__ __forceinline__ double broadcast(double v, unsigned from) { return __shfl_sync(full_mask, v, from); }
-template <class T>
-__device__ __forceinline__ order::pair<T> broadcast(order::pair<T> v, unsigned from) {
-  return {broadcast(v.sum, from), broadcast(v.correction, from)};
-}
-
-/// The left-perfect tree over `count` <= 32 values, value i held by lane i; the root lands in lane 0.
-/// Pairing neighbours level by level, an unpaired last value moving up unchanged, builds exactly the left-perfect
-/// tree: after level l the live values are the roots of aligned blocks of 2^l values with one ragged last block,
-/// which are the subtrees order::subtree_stack combines. The same holds one level up, so folding the roots of
-/// aligned power-of-two groups (leaves per warp, warps per block, blocks per pass) gives the root over the leaves.
-template <class V>
-__device__ __forceinline__ V warp_fold(V v, unsigned count, unsigned lane) {
+/// A state moved between the lanes of a warp, 32 bits at a time: any operator's state (order/ops.hpp), bit for bit.
+template <class S>
+__device__ __forceinline__ S shuffle_down(S v, unsigned d) {
+  static_assert(sizeof(S) % 4 == 0, "states are whole 32-bit words");
+  unsigned w[sizeof(S) / 4];
+  memcpy(w, &v, sizeof v);
 #pragma unroll
-  for (unsigned s = 1; s < warp_size; s *= 2) {
-    const V other = shuffle_down(v, s);
-    if ((lane & (2 * s - 1)) == 0 && lane + s < count) v = order::combine(v, other);
-  }
+  for (unsigned i = 0; i < sizeof(S) / 4; ++i) w[i] = __shfl_down_sync(full_mask, w[i], d);
+  memcpy(&v, w, sizeof v);
   return v;
 }
 
-/// The same left-perfect fold over a thread's own registers v[0..count), count <= N, N a power of two.
-template <class V, unsigned N>
-__device__ __forceinline__ V register_fold(V (&v)[N], unsigned count) {
+template <class S>
+__device__ __forceinline__ S broadcast(S v, unsigned from) {
+  static_assert(sizeof(S) % 4 == 0, "states are whole 32-bit words");
+  unsigned w[sizeof(S) / 4];
+  memcpy(w, &v, sizeof v);
 #pragma unroll
-  for (unsigned s = 1; s < N; s *= 2) {
+  for (unsigned i = 0; i < sizeof(S) / 4; ++i) w[i] = __shfl_sync(full_mask, w[i], from);
+  memcpy(&v, w, sizeof v);
+  return v;
+}
+
+/// The state of an empty lane or subtree.
+template <class Op>
+__device__ __forceinline__ typename Op::state empty() {
+  return Op::template identity<typename Op::input>();
+}
+
+/// The left-perfect tree over `count` <= 32 states, state i held by lane i; the root lands in lane 0. This is
+/// order::fold_pairwise with the 32 values spread over a warp: pairing neighbours level by level, an unpaired last
+/// value moving up unchanged. The same holds one level up, so folding the roots of aligned power-of-two groups
+/// (leaves per warp, warps per block, blocks per pass) gives the root over the leaves.
+template <class Op>
+__device__ __forceinline__ typename Op::state warp_fold(typename Op::state v, unsigned count, unsigned lane) {
 #pragma unroll
-    for (unsigned i = 0; i + s < N; i += 2 * s) {
-      if (i + s < count) v[i] = order::combine(v[i], v[i + s]);
-    }
+  for (unsigned s = 1; s < warp_size; s *= 2) {
+    const typename Op::state other = shuffle_down(v, s);
+    if ((lane & (2 * s - 1)) == 0 && lane + s < count) v = Op::combine(v, other);
   }
-  return v[0];
+  return v;
 }
 
 }  // namespace detred::cuda::detail

@@ -1,10 +1,11 @@
 // The host side of the kernels: picks the load path from the pointer's alignment and launches the passes.
-// The only translation unit with kernels, so each kernel is instantiated once: 2 types x 2 modes x 2 load paths for
-// the leaf pass, 2 x 2 for the folding pass.
+// The only translation unit with kernels, so each kernel is instantiated once per operator: 2 load paths for the
+// leaf pass, 1 folding pass.
 #include <cstdint>
 
 #include <cuda_runtime.h>
 
+#include "api/sum_operators.hpp"
 #include "cuda_check.hpp"
 #include "enqueue.hpp"
 #include "fold_pass.cuh"
@@ -13,8 +14,10 @@
 namespace detred::cuda::detail {
 namespace {
 
-template <class T, class V>
-void enqueue(const T* x, std::uint64_t n, const launch_plan& plan, void* partials, T* result, cudaStream_t stream) {
+template <class Op>
+void enqueue(const typename Op::input* x, std::uint64_t n, const launch_plan& plan, void* partials,
+             typename Op::result* result, cudaStream_t stream) {
+  using V = typename Op::state;
   // 16-byte loads need a 16-byte aligned base: leaves start every L * sizeof(T) = 16 KiB from it.
   const bool aligned = reinterpret_cast<std::uintptr_t>(x) % 16 == 0;
   V* const a = static_cast<V*>(partials);
@@ -22,9 +25,9 @@ void enqueue(const T* x, std::uint64_t n, const launch_plan& plan, void* partial
   const dim3 grid(static_cast<unsigned>(plan.blocks));
   const dim3 block(plan.warps_per_block * warp_size);
   if (aligned) {
-    leaf_pass<T, V, true><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
+    leaf_pass<Op, true><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
   } else {
-    leaf_pass<T, V, false><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
+    leaf_pass<Op, false><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
   }
   check(cudaGetLastError(), "leaf pass launch");
 
@@ -33,7 +36,7 @@ void enqueue(const T* x, std::uint64_t n, const launch_plan& plan, void* partial
   V* out = b;
   while (count > 1) {
     const std::uint64_t blocks = (count + fold_block_values - 1) / fold_block_values;
-    fold_pass<T, V><<<static_cast<unsigned>(blocks), fold_threads, 0, stream>>>(in, count, out, result);
+    fold_pass<Op><<<static_cast<unsigned>(blocks), fold_threads, 0, stream>>>(in, count, out, result);
     check(cudaGetLastError(), "folding pass launch");
     count = blocks;
     V* const t = in;
@@ -47,11 +50,7 @@ void enqueue_mode(const T* x, std::uint64_t n, mode m, const launch_plan& plan, 
                   stream_t stream) {
   static_assert(fold_block_values == std::uint64_t{fold_threads} * values_per_thread);
   if (plan.blocks > 0xffffffffu) throw error("CUDA sum: " + std::to_string(n) + " elements need too many blocks");
-  if (m == mode::compensated) {
-    enqueue<T, order::pair<T>>(x, n, plan, partials, result, stream);
-  } else {
-    enqueue<T, T>(x, n, plan, partials, result, stream);
-  }
+  with_sum_operator<T>(m, [&]<class Op>() { enqueue<Op>(x, n, plan, partials, result, stream); });
 }
 
 }  // namespace

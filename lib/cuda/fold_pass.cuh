@@ -13,9 +13,11 @@ namespace detred::cuda::detail {
 inline constexpr unsigned fold_threads = 1024;
 inline constexpr unsigned values_per_thread = 8;
 
-template <class T, class V>
+template <class Op>
 __global__ void __launch_bounds__(fold_threads)
-    fold_pass(const V* __restrict__ in, std::uint64_t count, V* __restrict__ out, T* __restrict__ result) {
+    fold_pass(const typename Op::state* __restrict__ in, std::uint64_t count, typename Op::state* __restrict__ out,
+              typename Op::result* __restrict__ result) {
+  using V = typename Op::state;
   __shared__ V warp_roots[fold_threads / warp_size];
   const unsigned lane = threadIdx.x % warp_size;
   const unsigned warp = threadIdx.x / warp_size;
@@ -28,23 +30,23 @@ __global__ void __launch_bounds__(fold_threads)
   const std::uint64_t mine =
       count > first ? (count - first < values_per_thread ? count - first : values_per_thread) : 0;
 #pragma unroll
-  for (unsigned i = 0; i < values_per_thread; ++i) v[i] = i < mine ? in[first + i] : empty_accumulator<V>::value();
-  const V thread_root = register_fold(v, static_cast<unsigned>(mine));
+  for (unsigned i = 0; i < values_per_thread; ++i) v[i] = i < mine ? in[first + i] : empty<Op>();
+  const V thread_root = order::fold_pairwise<Op>(v, mine);
 
   const std::uint64_t threads_used = in_block / values_per_thread + (in_block % values_per_thread != 0 ? 1 : 0);
   const std::uint64_t warp_first = std::uint64_t{warp} * warp_size;
   const unsigned in_warp = static_cast<unsigned>(
       threads_used > warp_first ? (threads_used - warp_first < warp_size ? threads_used - warp_first : warp_size) : 0);
-  const V warp_root = warp_fold(thread_root, in_warp, lane);
+  const V warp_root = warp_fold<Op>(thread_root, in_warp, lane);
   if (lane == 0) warp_roots[warp] = warp_root;
   __syncthreads();
 
   if (warp == 0) {
     const unsigned warps_used = static_cast<unsigned>((threads_used + warp_size - 1) / warp_size);
-    const V root = warp_fold(lane < warps_used ? warp_roots[lane] : empty_accumulator<V>::value(), warps_used, lane);
+    const V root = warp_fold<Op>(lane < warps_used ? warp_roots[lane] : empty<Op>(), warps_used, lane);
     if (lane == 0) {
       if (gridDim.x == 1) {
-        *result = order::finalize(root);
+        *result = Op::finalize(root);
       } else {
         out[blockIdx.x] = root;
       }

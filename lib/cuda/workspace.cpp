@@ -20,7 +20,8 @@ constexpr std::size_t initial_partial_bytes = (detail::target_blocks + 1) * 16;
 constexpr std::size_t slot_bytes = 16;
 
 void free_device(void* p) {
-  // Never throws: also runs during unwinding and at exit, when the CUDA runtime may already be shut down.
+  // Never throws: also runs during unwinding and at exit, when the CUDA runtime may already be shut down. cudaFree
+  // also frees stream-ordered allocations, after waiting for the device.
   if (p != nullptr) static_cast<void>(cudaFree(p));
 }
 
@@ -32,6 +33,7 @@ workspace::state::state(int dev) : device(dev) {
     partial_bytes = initial_partial_bytes;
     check(cudaMalloc(&result, slot_bytes), "cudaMalloc (workspace result)");
     check(cudaMallocHost(&host_result, slot_bytes), "cudaMallocHost (workspace result)");
+    allocations = 3;
   } catch (...) {
     free_device(partials);
     free_device(result);
@@ -46,24 +48,31 @@ workspace::state::~state() {
   if (host_result != nullptr) static_cast<void>(cudaFreeHost(host_result));
 }
 
-void workspace::state::reserve_partials(std::size_t bytes) {
-  if (bytes <= partial_bytes) return;
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (growing the workspace)");
-  free_device(partials);
-  partials = nullptr;
-  partial_bytes = 0;
-  check(cudaMalloc(&partials, bytes), "cudaMalloc (workspace partials)");
-  partial_bytes = bytes;
+namespace {
+
+/// Replaces *buffer by one of `bytes`, in stream order: the old buffer is freed after the work enqueued before on
+/// `stream`, the new one is usable by the work enqueued after.
+void grow(void*& buffer, std::size_t& size, std::size_t bytes, cudaStream_t stream, std::uint64_t& allocations,
+          const char* what) {
+  void* fresh = nullptr;
+  check(cudaMallocAsync(&fresh, bytes, stream), what);
+  ++allocations;
+  if (buffer != nullptr) check(cudaFreeAsync(buffer, stream), "cudaFreeAsync (workspace buffer)");
+  buffer = fresh;
+  size = bytes;
 }
 
-void workspace::state::reserve_staging(std::size_t bytes) {
-  if (bytes <= staging_bytes) return;
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (growing the staging buffer)");
-  free_device(staging);
-  staging = nullptr;
-  staging_bytes = 0;
-  check(cudaMalloc(&staging, bytes), "cudaMalloc (staging buffer for sum_host)");
-  staging_bytes = bytes;
+}  // namespace
+
+void workspace::state::reserve_partials(std::size_t bytes, cudaStream_t stream) {
+  if (bytes > partial_bytes)
+    grow(partials, partial_bytes, bytes, stream, allocations, "cudaMallocAsync (workspace partials)");
+}
+
+void workspace::state::reserve_staging(std::size_t bytes, cudaStream_t stream) {
+  if (bytes > staging_bytes) {
+    grow(staging, staging_bytes, bytes, stream, allocations, "cudaMallocAsync (staging buffer for sum_host)");
+  }
 }
 
 void workspace::state::check_current_device() const {

@@ -1,8 +1,10 @@
-// What a detred::cuda::workspace holds, and how its buffers grow.
+// What a detred::cuda::workspace holds, how its buffers grow, and how the library's own code reaches it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include <cuda_runtime_api.h>
 
 #include "detred/cuda.hpp"
 
@@ -10,24 +12,37 @@ namespace detred::cuda {
 
 struct workspace::state {
   int device = 0;
-  void* partials = nullptr;  ///< accumulator values between passes
+  void* partials = nullptr;  ///< states between passes
   std::size_t partial_bytes = 0;
   void* result = nullptr;       ///< device slot for the synchronous calls (16 bytes)
   void* host_result = nullptr;  ///< pinned host slot the device result is copied to (16 bytes)
   void* staging = nullptr;      ///< sum_host's copy of the input
   std::size_t staging_bytes = 0;
+  /// Device allocations made since construction (the constructor's included): tests check that calls which need
+  /// no larger buffer allocate nothing, without reading the device's free memory, which other processes change.
+  std::uint64_t allocations = 0;
 
   explicit state(int dev);
   ~state();
   state(const state&) = delete;
   state& operator=(const state&) = delete;
 
-  /// Makes sure the partial buffer holds `bytes`; allocates only if it is smaller (then frees the old one after
-  /// waiting for the device, since work enqueued earlier may still read it).
-  void reserve_partials(std::size_t bytes);
-  void reserve_staging(std::size_t bytes);
+  /// Makes sure the partial buffer holds `bytes`. A larger buffer is allocated and the old one freed in stream
+  /// order on `stream` (cudaMallocAsync, cudaFreeAsync): work enqueued earlier still reads the old one, and nothing
+  /// waits for the device.
+  void reserve_partials(std::size_t bytes, cudaStream_t stream);
+  void reserve_staging(std::size_t bytes, cudaStream_t stream);
   /// Throws detred::error unless the current device is this workspace's device.
   void check_current_device() const;
 };
 
+namespace detail {
+
+/// The library's access to a workspace's state (the public class keeps it private).
+struct workspace_access {
+  using state = workspace::state;
+  static state& of(workspace& ws) { return *ws.state_; }
+};
+
+}  // namespace detail
 }  // namespace detred::cuda

@@ -104,7 +104,7 @@ void expect_device_paths_match(std::span<const T> x, const T* d, T expected, mod
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   device_array<T> out(1);
-  cuda::sum_async(dx, out.data(), test_workspace(), stream, m);
+  cuda::sum_async(dx, out.data(), test_workspace(), m, stream);
   T async_value{};
   ASSERT_EQ(cudaMemcpyAsync(&async_value, out.data(), sizeof(T), cudaMemcpyDeviceToHost, stream), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);

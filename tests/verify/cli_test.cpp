@@ -93,7 +93,7 @@ TEST(Tool, ReduceJsonHasTheDocumentedKeysAndTheLibrarysBits) {
   const double expected = detred::sum(std::get<std::span<const double>>(d.values()), {.mode = mode::compensated});
   EXPECT_EQ(j["bits"], cli::hex_bits(expected));
   EXPECT_EQ(j["n"], 100003);
-  EXPECT_EQ(j["depth"], detred::depth<double>(100003));
+  EXPECT_EQ(j["depth"], detred::order::depth<double>(100003));
   EXPECT_EQ(j["threads"], 2);
   // Plain output: the shortest decimal, then the bits.
   EXPECT_EQ(tool("reduce " + data + " --mode compensated").out,

@@ -1,4 +1,4 @@
-// Candidate leaf kernels for detred-order-sweep: the shape of lib/cpu/lane_kernels.inl with the lane count W and the
+// Candidate leaf kernels for detred-order-sweep: the library's CPU engine with the lane count W and the
 // leaf size L as template parameters, so that shapes other than the canonical one can be timed. A measuring aid
 // only: the canonical order is defined by include/detred/order.hpp, never here.
 #pragma once

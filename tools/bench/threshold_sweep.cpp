@@ -1,6 +1,6 @@
 // detred-threshold-sweep: where does a second thread start to pay? For sizes around the CPU driver's parallel
 // threshold it times the threaded driver forced to split (threshold 0) against one thread, interleaved, medians of
-// several rounds. The smallest size from which two threads win is where lib/cpu/cpu_sum.hpp's
+// several rounds. The smallest size from which two threads win is where lib/cpu/cpu_backend.hpp's
 // {tree,compensated}_parallel_threshold_bytes belong (docs/performance.md records the run).
 #include <cstdint>
 #include <cstdio>
@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "aligned_buffer.hpp"
-#include "cpu/cpu_sum.hpp"
+#include "api/sum_operators.hpp"
+#include "cpu/cpu_backend.hpp"
 #include "detred/detred.hpp"
 #include "measure.hpp"
 
@@ -28,8 +29,15 @@ void sweep(const char* type_name, int rounds) {
       std::vector<double> one, two;
       volatile T sink{};
       for (int r = 0; r < rounds; ++r) {
-        one.push_back(detred::bench::seconds_per_call([&] { sink = detred::cpu::sum(x, m, 1, isa, 0); }, {}));
-        two.push_back(detred::bench::seconds_per_call([&] { sink = detred::cpu::sum(x, m, 2, isa, 0); }, {}));
+        // The driver forced to split (threshold 0) on 1 and on 2 threads.
+        auto forced = [&](int threads) {
+          return detred::with_sum_operator<T>(m, [&]<class Op>() {
+            return detred::cpu::reduce<Op>(x,
+                                           {.threads = threads, .instruction_set = isa, .parallel_threshold_bytes = 0});
+          });
+        };
+        one.push_back(detred::bench::seconds_per_call([&] { sink = forced(1); }, {}));
+        two.push_back(detred::bench::seconds_per_call([&] { sink = forced(2); }, {}));
       }
       const double t1 = detred::bench::median(one) * 1e9;
       const double t2 = detred::bench::median(two) * 1e9;

@@ -154,9 +154,9 @@ std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
   auto cub_sum = [&] {
     check(cub::DeviceReduce::Sum(cub_temp, cub_bytes, x, out, static_cast<std::int64_t>(n), stream), "cub sum");
   };
-  auto tree = [&] { detred::cuda::sum_async(std::span<const T>(x, n), out + 1, ws, stream, detred::mode::tree); };
+  auto tree = [&] { detred::cuda::sum_async(std::span<const T>(x, n), out + 1, ws, detred::mode::tree, stream); };
   auto comp = [&] {
-    detred::cuda::sum_async(std::span<const T>(x, n), out + 2, ws, stream, detred::mode::compensated);
+    detred::cuda::sum_async(std::span<const T>(x, n), out + 2, ws, detred::mode::compensated, stream);
   };
 
   timer t;

@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   const std::vector<double> x = make_example(n);
   std::printf("detred %s, canonical order version %d\n", detred::library_version, detred::order_version);
   std::printf("example: %zu float64 values (uniform [-1,1) plus cancelling pairs up to 2^43), D(n) = %d\n", n,
-              detred::depth<double>(n));
+              detred::order::depth<double>(n));
   for (detred::mode m : {detred::mode::tree, detred::mode::compensated}) {
     const double s = detred::sum(std::span<const double>(x), {.mode = m});
     std::printf("  %-12s %-26s 0x%016llx\n", detred::to_string(m), shortest(s).c_str(),

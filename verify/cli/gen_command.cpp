@@ -1,4 +1,4 @@
-// detred gen: write a dataset that is bit-identical on every machine (see generators.hpp).
+// detred gen: write a dataset that is bit-identical on every machine (lib/generators/datasets.hpp).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -6,13 +6,18 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "datasets.hpp"
 #include "exit_status.hpp"
-#include "generators.hpp"
 #include "npy.hpp"
 #include "progress.hpp"
 
 namespace detred::verify::cli {
 namespace {
+
+using generators::chunk_size;
+using generators::distribution;
+using generators::generate_chunk;
+using generators::parse_distribution;
 
 struct gen_options {
   std::string dist;

@@ -1,5 +1,5 @@
 // The seam between the host library and the CUDA backend. lib/cuda implements it when CUDA is built;
-// cuda_unavailable.cpp implements it otherwise, so that backend::cuda fails with a clear message.
+// unavailable.cpp implements it otherwise, so that backend::cuda fails with a clear message.
 #pragma once
 
 #include <span>

@@ -47,9 +47,12 @@ error_bound bound_of(std::uint64_t n, mode m) {
 
 }  // namespace
 
-int depth_f64(std::uint64_t n) { return order::depth<double>(n); }
-int depth_f32(std::uint64_t n) { return order::depth<float>(n); }
-error_bound bound_f64(std::uint64_t n, mode m) { return bound_of<double>(n, m); }
-error_bound bound_f32(std::uint64_t n, mode m) { return bound_of<float>(n, m); }
+template <class T>
+error_bound bound(std::uint64_t n, mode m) {
+  return bound_of<T>(n, m);
+}
+
+template error_bound bound<double>(std::uint64_t n, mode m);
+template error_bound bound<float>(std::uint64_t n, mode m);
 
 }  // namespace detred

@@ -1,4 +1,4 @@
-#include "generators.hpp"
+#include "datasets.hpp"
 
 #include "portable_random.hpp"
 
@@ -8,7 +8,7 @@
 #include <span>
 #include <type_traits>
 
-namespace detred::verify::cli {
+namespace detred::generators {
 
 std::optional<distribution> parse_distribution(const std::string& name) {
   if (name == "uniform") return distribution::uniform;
@@ -21,9 +21,6 @@ std::optional<distribution> parse_distribution(const std::string& name) {
 }
 
 namespace {
-
-using generators::make_float;
-using generators::rng;
 
 template <class T>
 void fill(distribution d, std::uint64_t seed, std::uint64_t index, std::span<T> x) {
@@ -82,4 +79,4 @@ void generate_chunk(distribution d, std::uint64_t seed, std::uint64_t index, std
   fill(d, seed, index, out);
 }
 
-}  // namespace detred::verify::cli
+}  // namespace detred::generators

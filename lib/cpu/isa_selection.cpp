@@ -1,11 +1,12 @@
-// Run-time choice of the instruction set: the caller's, else DETRED_ISA, else the best this CPU supports.
+// Run-time choice of the instruction set. CPUID is asked through the compiler's __builtin_cpu_supports; the
+// automatic choice is made once per process.
+#include "isa_selection.hpp"
+
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
 #include "detred/cpu.hpp"
-#include "dispatch.hpp"
-#include "kernel_table.hpp"
 
 namespace detred {
 namespace {
@@ -28,11 +29,29 @@ bool cpu_has(isa i) {
 isa from_environment() {
   const char* value = std::getenv("DETRED_ISA");
   if (value == nullptr || *value == '\0') return isa::automatic;
-  const std::string_view name(value);
-  for (isa i : {isa::automatic, isa::baseline, isa::avx2, isa::avx512}) {
-    if (name == to_string(i)) return i;
+  if (const auto parsed = parse<isa>(value)) return *parsed;
+  throw error("DETRED_ISA=" + std::string(value) + " is not an instruction set (expected " + names<isa>() + ")");
+}
+
+isa checked(isa chosen) {
+  if (!isa_supported(chosen)) {
+    throw error(std::string("instruction set ") + to_string(chosen) + " is not supported by this CPU or build");
   }
-  throw error("DETRED_ISA=" + std::string(name) + " is not an instruction set (expected baseline, avx2 or avx512)");
+  return chosen;
+}
+
+// Reading the environment and CPUID on every call would cost more than summing a small array. If DETRED_ISA is
+// invalid, the initializer throws, nothing is cached, and every call reports the error again.
+isa automatic_choice() {
+  static const isa choice = [] {
+    const isa from_env = from_environment();
+    if (from_env != isa::automatic) return checked(from_env);
+    for (isa best : {isa::avx512, isa::avx2}) {
+      if (isa_supported(best)) return best;
+    }
+    return isa::baseline;
+  }();
+  return choice;
 }
 
 }  // namespace
@@ -49,33 +68,11 @@ bool isa_supported(isa i) {
   return false;
 }
 
-namespace {
+isa resolved_isa(isa requested) { return cpu::resolve(requested); }
 
-isa checked(isa chosen) {
-  if (!isa_supported(chosen)) {
-    throw error(std::string("instruction set ") + to_string(chosen) + " is not supported by this CPU or build");
-  }
-  return chosen;
-}
+namespace cpu {
 
-// The automatic choice is made once per process: reading the environment and CPUID on every call would cost more
-// than summing a small array. If DETRED_ISA is invalid, the initializer throws, nothing is cached, and every call
-// reports the error again.
-isa automatic_choice() {
-  static const isa choice = [] {
-    const isa from_env = from_environment();
-    if (from_env != isa::automatic) return checked(from_env);
-    for (isa best : {isa::avx512, isa::avx2}) {
-      if (isa_supported(best)) return best;
-    }
-    return isa::baseline;
-  }();
-  return choice;
-}
-
-}  // namespace
-
-isa resolved_isa(isa requested) {
+isa resolve(isa requested) {
   switch (requested) {
     case isa::automatic:
       return automatic_choice();
@@ -86,8 +83,6 @@ isa resolved_isa(isa requested) {
   }
   throw error("unknown isa " + std::to_string(static_cast<int>(requested)));
 }
-
-namespace cpu {
 
 const kernel_table& kernels_for(isa resolved) {
   switch (resolved) {

@@ -1,6 +1,7 @@
-// Datasets whose bits are the same on every machine: our own PRNG (xoshiro256** seeded by splitmix64) and our own
-// transforms built from exactly rounded IEEE operations, never std::*_distribution (whose output differs between
-// standard libraries) and never libm (whose last bit may differ between platforms).
+// Datasets whose bits are the same on every machine (the `detred gen` command, the benchmarks): our own PRNG
+// (xoshiro256** seeded by splitmix64) and our own transforms built from exactly rounded IEEE operations, never
+// std::*_distribution (whose output differs between standard libraries) and never libm (whose last bit may differ
+// between platforms).
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,7 @@
 #include <span>
 #include <string>
 
-namespace detred::verify::cli {
+namespace detred::generators {
 
 enum class distribution {
   uniform,          ///< [-1, 1)
@@ -28,4 +29,4 @@ inline constexpr std::uint64_t chunk_size = std::uint64_t{1} << 20;
 void generate_chunk(distribution d, std::uint64_t seed, std::uint64_t index, std::span<double> out);
 void generate_chunk(distribution d, std::uint64_t seed, std::uint64_t index, std::span<float> out);
 
-}  // namespace detred::verify::cli
+}  // namespace detred::generators

@@ -34,8 +34,8 @@ workspace::workspace(workspace&&) noexcept = default;
 workspace& workspace::operator=(workspace&&) noexcept = default;
 int workspace::device() const { no_cuda(); }
 std::size_t workspace::device_bytes() const { no_cuda(); }
-void sum_async(std::span<const double>, double*, workspace&, stream_t, mode) { no_cuda(); }
-void sum_async(std::span<const float>, float*, workspace&, stream_t, mode) { no_cuda(); }
+void sum_async(std::span<const double>, double*, workspace&, mode, stream_t) { no_cuda(); }
+void sum_async(std::span<const float>, float*, workspace&, mode, stream_t) { no_cuda(); }
 double sum(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
 float sum(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
 double sum_host(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }

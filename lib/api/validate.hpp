@@ -8,10 +8,7 @@ namespace detred {
 /// Returns m, or throws detred::error if m is not a known mode.
 mode validated(mode m);
 
-/// Returns b, or throws detred::error if b is not a known backend.
-backend validated(backend b);
-
-/// Returns the thread count to use (>= 1), or throws detred::error if threads is negative.
-int validated_threads(int threads);
+/// Throws detred::error naming the first invalid field: an unknown mode, isa or backend, or negative threads.
+void validate(const options& opt);
 
 }  // namespace detred

@@ -1,0 +1,84 @@
+// The trees of the canonical order, for any operator: the halving lane tree inside a leaf, and the left-perfect
+// leaf tree over the leaves (in streaming form, and as pairwise folds of aligned groups). These decide which
+// states are combined, in which order; the operator decides what combining means.
+#pragma once
+
+#include <cstdint>
+
+#include "detred/config.hpp"
+#include "detred/order/ops.hpp"
+
+namespace detred::order {
+inline namespace DETRED_ORDER_ABI {
+
+/// The halving lane tree: for h = width/2, width/4, ..., 1, lane j takes lane j + h for every j < h; afterwards
+/// lane 0 holds the leaf's value. Lanes may be held `per_value` to a value (SIMD registers of lanes): values[k]
+/// holds lanes [k * per_value, (k + 1) * per_value). Only the levels with h >= per_value run here, on whole values;
+/// the caller finishes the last log2(per_value) levels inside values[0] by calling fold_lanes again on its lanes,
+/// one per value. per_value = 1 runs the whole tree.
+template <class Op, class S>
+DETRED_HOST_DEVICE constexpr void fold_lanes(S* values, std::uint64_t width, std::uint64_t per_value = 1) {
+  DETRED_UNROLL
+  for (std::uint64_t h = width / 2; h >= per_value && h >= 1; h /= 2) {
+    DETRED_UNROLL
+    for (std::uint64_t j = 0; j < h; j += per_value) {
+      values[j / per_value] = Op::combine(values[j / per_value], values[(j + h) / per_value]);
+    }
+  }
+}
+
+/// The left-perfect tree over v[0..count), count <= N, N a power of two, by pairing neighbours level by level (an
+/// unpaired last value moves up unchanged); the root lands in v[0]. After level l the live values are the roots of
+/// aligned blocks of 2^l values with one ragged last block: exactly the subtrees subtree_stack combines. Used for
+/// aligned groups of full leaves on the CPU and for the values a GPU thread holds.
+template <class Op, class S, unsigned N>
+DETRED_HOST_DEVICE constexpr S fold_pairwise(S (&v)[N], std::uint64_t count) {
+  static_assert((N & (N - 1)) == 0, "N must be a power of two");
+  DETRED_UNROLL
+  for (unsigned s = 1; s < N; s *= 2) {
+    DETRED_UNROLL
+    for (unsigned i = 0; i + s < N; i += 2 * s) {
+      if (i + s < count) v[i] = Op::combine(v[i], v[i + s]);
+    }
+  }
+  return v[0];
+}
+
+/// The left-perfect leaf tree T(0..m) = T(0..p) (+) T(p..m), p the largest power of two below m, in streaming form:
+/// a stack of perfect subtrees kept like a binary counter. Push subtrees left to right; each push names how many
+/// leaves the subtree covers. Pushing single leaves, or aligned blocks of 2^k leaves followed by one ragged last
+/// block, builds exactly T(0..m).
+template <class Op>
+class subtree_stack {
+ public:
+  using state = typename Op::state;
+
+  DETRED_HOST_DEVICE constexpr void push(state value, std::uint64_t leaves) {
+    while (depth_ > 0 && leaves_[depth_ - 1] == leaves) {
+      --depth_;
+      value = Op::combine(values_[depth_], value);
+      leaves *= 2;
+    }
+    values_[depth_] = value;
+    leaves_[depth_] = leaves;
+    ++depth_;
+  }
+
+  /// Folds the stack from the top (smallest, rightmost subtree) down: the root of the left-perfect tree.
+  DETRED_HOST_DEVICE constexpr state root() const {
+    if (depth_ == 0) return Op::template identity<typename Op::input>();
+    state acc = values_[depth_ - 1];
+    for (int k = depth_ - 2; k >= 0; --k) acc = Op::combine(values_[k], acc);
+    return acc;
+  }
+
+ private:
+  // A binary counter of up to 2^64 leaves has at most 65 entries. Left uninitialized: entries at and above depth_
+  // are never read, and zeroing 65 entries on every call would cost more than summing a small array.
+  state values_[65];
+  std::uint64_t leaves_[65];
+  int depth_ = 0;
+};
+
+}  // namespace DETRED_ORDER_ABI
+}  // namespace detred::order

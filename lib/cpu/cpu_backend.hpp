@@ -1,0 +1,32 @@
+// The CPU backend's one entry point: a reduction of host memory by OpenMP threads over the per-instruction-set
+// kernels. The front door (lib/api) validates the options and routes here.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "detred/options.hpp"
+
+namespace detred::cpu {
+
+/// Below these many bytes one thread is faster than waking a second one (measured with detred-threshold-sweep;
+/// docs/performance.md has the table). Compensated mode does seven times the arithmetic per element, so a second
+/// thread pays from a smaller size.
+inline constexpr std::uint64_t tree_parallel_threshold_bytes = std::uint64_t{512} << 10;
+inline constexpr std::uint64_t compensated_parallel_threshold_bytes = std::uint64_t{256} << 10;
+
+/// How a call is run; no field changes the result bits.
+struct run_options {
+  int threads = 0;  ///< >= 0; 0 = the OpenMP default (normally the hardware thread count)
+  isa instruction_set = isa::automatic;
+  /// Inputs smaller than this run on one thread. The default picks the threshold above for the operator's cost;
+  /// tests and the threshold sweep pass 0 to split every input among the threads.
+  std::uint64_t parallel_threshold_bytes = ~std::uint64_t{0};
+};
+
+/// Op::finalize of the canonical order's root over x, for every operator in cpu_ops (kernel_table.hpp). Throws
+/// detred::error for an instruction set this CPU lacks or an invalid DETRED_ISA.
+template <class Op>
+typename Op::result reduce(std::span<const typename Op::input> x, const run_options& how);
+
+}  // namespace detred::cpu
