@@ -16,15 +16,6 @@
 
 namespace detred::testing {
 
-/// The instruction sets this build and CPU support; the tests print them so a log says which paths ran.
-inline std::vector<isa> supported_isas() {
-  std::vector<isa> out;
-  for (isa i : {isa::baseline, isa::avx2, isa::avx512}) {
-    if (isa_supported(i)) out.push_back(i);
-  }
-  return out;
-}
-
 inline const std::vector<int>& thread_counts() {
   static const std::vector<int> counts = {1, 2, 3, 4, 7, 16, 64};
   return counts;

@@ -41,11 +41,19 @@ struct options {
   detred::backend backend = detred::backend::automatic;
 };
 
-/// The one exception type detred throws: invalid arguments (unknown mode, negative thread count, an instruction set
-/// this CPU lacks), and backend failures. what() says which argument or operation failed and why.
+/// The exception type detred throws: invalid arguments (unknown mode, negative thread count, an instruction set
+/// this CPU lacks, a GPU call in a build without CUDA), and backend failures (device_error below). what() says which
+/// argument or operation failed and why.
 class error : public std::runtime_error {
  public:
   explicit error(const std::string& message) : std::runtime_error("detred: " + message) {}
+};
+
+/// A failure of the machine rather than of the arguments: a CUDA call that failed (no usable device, device memory
+/// exhausted, a failed launch), with the CUDA error text. Catching detred::error catches it too.
+class device_error : public error {
+ public:
+  using error::error;
 };
 
 /// Lower-case names, as used by the command-line tool, DETRED_ISA and error messages.

@@ -68,6 +68,14 @@ bool isa_supported(isa i) {
   return false;
 }
 
+std::vector<isa> supported_isas() {
+  std::vector<isa> out;
+  for (isa i : {isa::baseline, isa::avx2, isa::avx512}) {
+    if (isa_supported(i)) out.push_back(i);
+  }
+  return out;
+}
+
 isa resolved_isa(isa requested) { return cpu::resolve(requested); }
 
 namespace cpu {

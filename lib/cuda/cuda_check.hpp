@@ -1,4 +1,4 @@
-// CUDA errors become detred::error, with the failing operation and the CUDA error text.
+// CUDA errors become detred::device_error, with the failing operation and the CUDA error text.
 #pragma once
 
 #include <string>
@@ -13,7 +13,8 @@ namespace detred::cuda::detail {
   // Reset the runtime's last-error slot (a no-op for sticky errors), so that a failure reported here is not
   // reported again by the next launch check of a later call.
   static_cast<void>(cudaGetLastError());
-  throw error(std::string("CUDA ") + what + " failed: " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
+  throw device_error(std::string("CUDA ") + what + " failed: " + cudaGetErrorName(status) + ": " +
+                     cudaGetErrorString(status));
 }
 
 inline void check(cudaError_t status, const char* what) {

@@ -1,6 +1,7 @@
 // The host side of the kernels: picks the load path from the pointer's alignment and launches the passes.
 // The only translation unit with kernels, so each kernel is instantiated once per operator: 2 load paths for the
 // leaf pass, 1 folding pass.
+#include <atomic>
 #include <cstdint>
 
 #include <cuda_runtime.h>
@@ -13,6 +14,8 @@
 
 namespace detred::cuda::detail {
 namespace {
+
+std::atomic<std::uint64_t> enqueued{0};
 
 template <class Op>
 void enqueue(const typename Op::input* x, std::uint64_t n, const launch_plan& plan, void* partials,
@@ -50,10 +53,13 @@ void enqueue_mode(const T* x, std::uint64_t n, mode m, const launch_plan& plan, 
                   stream_t stream) {
   static_assert(fold_block_values == std::uint64_t{fold_threads} * values_per_thread);
   if (plan.blocks > 0xffffffffu) throw error("CUDA sum: " + std::to_string(n) + " elements need too many blocks");
+  ++enqueued;
   with_sum_operator<T>(m, [&]<class Op>() { enqueue<Op>(x, n, plan, partials, result, stream); });
 }
 
 }  // namespace
+
+std::uint64_t enqueued_sums() { return enqueued.load(); }
 
 void enqueue_sum(const double* x, std::uint64_t n, mode m, const launch_plan& plan, void* partials, double* result,
                  stream_t stream) {

@@ -34,12 +34,17 @@ TEST(CudaWithoutDevice, BackendCudaThrowsWithTheCudaReason) {
 
 using Api = Gpu;
 
-TEST_F(Api, AvailableAndAutomaticStaysOnTheCpu) {
+// backend::automatic takes host memory on the CPU, backend::cuda on the GPU. The bits cannot tell them apart (that is
+// the point), so the backend's count of enqueued sums does.
+TEST_F(Api, AutomaticStaysOnTheCpuAndCudaRunsOnTheGpu) {
   EXPECT_TRUE(cuda::available());
   const std::vector<float> x = generate<float>(values::uniform, 100000, 11);
-  // backend::automatic takes host memory on the CPU; every backend gives the same bits.
-  EXPECT_EQ(bits(detred::sum(std::span<const float>(x))),
-            bits(detred::sum(std::span<const float>(x), {.backend = backend::cuda})));
+  const std::uint64_t before = cuda::detail::enqueued_sums();
+  const float automatic = detred::sum(std::span<const float>(x));
+  EXPECT_EQ(cuda::detail::enqueued_sums(), before) << "backend::automatic ran on the GPU";
+  const float gpu = detred::sum(std::span<const float>(x), {.backend = backend::cuda});
+  EXPECT_EQ(cuda::detail::enqueued_sums(), before + 1) << "backend::cuda did not run on the GPU";
+  EXPECT_EQ(bits(automatic), bits(gpu));
 }
 
 TEST_F(Api, InvalidArgumentsThrowDetredError) {

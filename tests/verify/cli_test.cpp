@@ -27,9 +27,9 @@ struct outcome {
 };
 
 // Runs the tool with arguments (shell words) and collects both streams and the exit status.
-outcome tool(const std::string& arguments, const std::string& environment = "") {
+outcome run_tool(const char* executable, const std::string& arguments, const std::string& environment) {
   const std::string err_path = (scratch_dir() / "stderr.txt").string();
-  const std::string command = environment + " " + DETRED_TOOL_PATH + " " + arguments + " 2>" + err_path;
+  const std::string command = environment + " " + executable + " " + arguments + " 2>" + err_path;
   outcome o;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return o;
@@ -41,6 +41,16 @@ outcome tool(const std::string& arguments, const std::string& environment = "") 
   std::ifstream in(err_path);
   o.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   return o;
+}
+
+// The shipped tool.
+outcome tool(const std::string& arguments, const std::string& environment = "") {
+  return run_tool(DETRED_TOOL_PATH, arguments, environment);
+}
+
+// The test build of the tool, which honours DETRED_VERIFY_INJECT_FAULT.
+outcome faulty_tool(const std::string& arguments, const std::string& fault) {
+  return run_tool(DETRED_FAULT_TOOL_PATH, arguments, "DETRED_VERIFY_INJECT_FAULT=" + fault);
 }
 
 std::string path_of(const std::string& name) { return (scratch_dir() / name).string(); }
@@ -115,11 +125,20 @@ TEST(Tool, VerifyPassesAndPrintsTheTable) {
   EXPECT_EQ(parsed["files"][0]["verdict"], "pass");
 }
 
-TEST(Tool, VerifyExitStatusesForMismatchAndBoundViolation) {
+TEST(Tool, ExitStatusesForMismatchBoundViolationAndInternalFailure) {
   const std::string data = generated("fault.npy", "--dist uniform --n 1000");
-  EXPECT_EQ(tool("verify " + data, "DETRED_VERIFY_INJECT_FAULT=mismatch").status, 1);
-  EXPECT_EQ(tool("verify " + data, "DETRED_VERIFY_INJECT_FAULT=bound").status, 3);
-  EXPECT_EQ(tool("verify " + data + " --json", "DETRED_VERIFY_INJECT_FAULT=bound").status, 3);
+  EXPECT_EQ(faulty_tool("verify " + data, "mismatch").status, 1);
+  EXPECT_EQ(faulty_tool("verify " + data, "bound").status, 3);
+  EXPECT_EQ(faulty_tool("verify " + data + " --json", "bound").status, 3);
+  const outcome internal = faulty_tool("verify " + data, "internal");
+  EXPECT_EQ(internal.status, 4);
+  EXPECT_NE(internal.err.find("cudaErrorLaunchFailure"), std::string::npos) << internal.err;
+  // The shipped tool has no hook: the same environment changes nothing.
+  EXPECT_EQ(tool("verify " + data, "DETRED_VERIFY_INJECT_FAULT=mismatch").status, 0);
+  // An output the tool cannot write is its own failure, not bad input.
+  const outcome unwritable = tool("gen --dist uniform --n 10 -o " + path_of("no-such-dir/x.npy"));
+  EXPECT_EQ(unwritable.status, 4) << unwritable.err;
+  EXPECT_NE(unwritable.err.find("no-such-dir/x.npy"), std::string::npos) << unwritable.err;
 }
 
 TEST(Tool, BadInputFilesExitWithTwoAndOneLine) {

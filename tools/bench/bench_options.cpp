@@ -30,10 +30,8 @@ std::string format_size(std::uint64_t n) {
 namespace {
 
 detred::isa parse_isa(const std::string& name) {
-  for (detred::isa i : {detred::isa::automatic, detred::isa::baseline, detred::isa::avx2, detred::isa::avx512}) {
-    if (name == detred::to_string(i)) return i;
-  }
-  throw std::invalid_argument("unknown instruction set " + name);
+  if (const auto i = detred::parse<detred::isa>(name)) return *i;
+  throw std::invalid_argument("unknown instruction set " + name + " (expected " + detred::names<detred::isa>() + ")");
 }
 
 }  // namespace

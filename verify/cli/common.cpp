@@ -78,8 +78,7 @@ std::string compute_path::label() const {
 
 std::vector<compute_path> cpu_paths(const std::vector<int>& thread_counts) {
   std::vector<compute_path> out;
-  for (detred::isa i : {detred::isa::baseline, detred::isa::avx2, detred::isa::avx512}) {
-    if (!detred::isa_supported(i)) continue;
+  for (detred::isa i : detred::supported_isas()) {
     for (int t : thread_counts) out.push_back({detred::backend::cpu, i, t});
   }
   return out;
@@ -115,10 +114,6 @@ result_bits correctly_rounded_result(const exact_sums& exact, dtype type) {
   return type == dtype::float32 ? of(correctly_rounded<float>(exact)) : of(correctly_rounded<double>(exact));
 }
 
-detred::mode parse_mode(const std::string& name) {
-  if (name == "tree") return detred::mode::tree;
-  if (name == "compensated") return detred::mode::compensated;
-  throw usage_error("--mode " + name + ": expected tree or compensated");
-}
+detred::mode parse_mode(const std::string& name) { return parse_option<detred::mode>("--mode", name); }
 
 }  // namespace detred::verify::cli

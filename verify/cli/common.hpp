@@ -54,6 +54,12 @@ struct compute_path {
   std::string label() const;
 };
 
+/// The result of one compute path.
+struct path_result {
+  std::string label;
+  result_bits bits;
+};
+
 /// The CPU at each thread count with each instruction set this build and CPU support.
 std::vector<compute_path> cpu_paths(const std::vector<int>& thread_counts);
 /// Why the GPU cannot be used, or nullopt if it can (probed once, with a one-element sum).
@@ -68,7 +74,24 @@ assessment assess_result(const exact_sums& exact, const result_bits& result, det
 /// The exact sum rounded to nearest in the dataset's type.
 result_bits correctly_rounded_result(const exact_sums& exact, dtype type);
 
-/// detred::mode by name ("tree", "compensated"); throws usage_error.
+/// The option enum value (detred::mode, isa or backend) named `name` by detred::parse; throws usage_error naming
+/// the flag and the accepted names.
+template <class E>
+E parse_option(const std::string& flag, const std::string& name) {
+  if (const std::optional<E> value = detred::parse<E>(name)) return *value;
+  throw usage_error(flag + " " + name + ": expected " + detred::names<E>());
+}
+
+/// A CLI11 check that accepts the names detred::parse<E> accepts.
+template <class E>
+CLI::Validator option_names() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return detred::parse<E>(text) ? std::string() : "expected " + detred::names<E>() + ", got " + text;
+      },
+      detred::names<E>());
+}
+
 detred::mode parse_mode(const std::string& name);
 
 }  // namespace detred::verify::cli

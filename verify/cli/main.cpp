@@ -46,15 +46,19 @@ int main(int argc, char** argv) {
   } catch (const usage_error& e) {
     std::fprintf(stderr, "detred: %s\n", e.what());
     code = bad_input;
-  } catch (const detred::error& e) {
+  } catch (const detred::device_error& e) {
     std::fprintf(stderr, "%s\n", e.what());  // already starts with "detred: "
+    code = internal_failure;
+  } catch (const detred::error& e) {
+    std::fprintf(stderr, "%s\n", e.what());  // an option the library refused: bad usage
     code = bad_input;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "detred: out of memory\n");
-    code = bad_input;
+    code = internal_failure;
   } catch (const std::exception& e) {
+    // Everything else is the tool's own failure, not the input's: a file it cannot write, a libcrypto error.
     std::fprintf(stderr, "detred: %s\n", e.what());
-    code = bad_input;
+    code = internal_failure;
   }
   mpfr_free_cache();
   return code;

@@ -25,17 +25,14 @@ struct reduce_options {
   input_options input;
 };
 
-detred::isa parse_isa(const std::string& name) {
-  if (name == "baseline") return detred::isa::baseline;
-  if (name == "avx2") return detred::isa::avx2;
-  if (name == "avx512") return detred::isa::avx512;
-  return detred::isa::automatic;
-}
-
 int run(const reduce_options& o) {
   const detred::mode m = parse_mode(o.mode);
   const dataset data = read_dataset(o.file, to_read_options(o.input));
-  compute_path path{o.backend == "cuda" ? detred::backend::cuda : detred::backend::cpu, parse_isa(o.isa), o.threads};
+  // backend automatic means the CPU for the host memory the tool reads.
+  const detred::backend where = parse_option<detred::backend>("--backend", o.backend) == detred::backend::cuda
+                                    ? detred::backend::cuda
+                                    : detred::backend::cpu;
+  compute_path path{where, parse_option<detred::isa>("--isa", o.isa), o.threads};
   progress_bar bar("reduce " + o.file, data.size() * 2);
   const result_bits result = run_sum(data, m, path);
   bar.set(data.size());
@@ -73,10 +70,10 @@ void add_reduce_command(CLI::App& app, int& status) {
   CLI::App* c = app.add_subcommand("reduce", "Reduce one file; print the value and its bits");
   c->add_option("file", o->file, "Input file (.npy, raw binary with --dtype, or text)")->required();
   c->add_option("--op", o->op, "Operation (sum)")->check(CLI::IsMember({"sum"}));
-  c->add_option("--mode", o->mode, "tree (default) or compensated")->check(CLI::IsMember({"tree", "compensated"}));
-  c->add_option("--backend", o->backend, "auto (default), cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-  c->add_option("--isa", o->isa, "CPU instruction set: auto (default), baseline, avx2, avx512")
-      ->check(CLI::IsMember({"auto", "baseline", "avx2", "avx512"}));
+  c->add_option("--mode", o->mode, "tree (default) or compensated")->check(option_names<detred::mode>());
+  c->add_option("--backend", o->backend, "auto (default), cpu or cuda")->check(option_names<detred::backend>());
+  c->add_option("--isa", o->isa, "CPU instruction set: auto (default), or one of " + detred::names<detred::isa>())
+      ->check(option_names<detred::isa>());
   c->add_option("--threads", o->threads, "CPU threads (0: library default); the bits never depend on it")
       ->check(CLI::NonNegativeNumber);
   c->add_flag("--json", o->json, "Print one JSON object");

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "exit_status.hpp"
+#include "fault_hook.hpp"
 #include "progress.hpp"
 
 namespace detred::verify::cli {
@@ -23,11 +24,6 @@ struct verify_options {
   std::vector<int> threads;
   bool json = false;
   input_options input;
-};
-
-struct path_result {
-  std::string label;
-  result_bits bits;
 };
 
 struct mode_report {
@@ -125,19 +121,6 @@ nlohmann::ordered_json report_json(const dataset& data, const std::vector<mode_r
   }
   f["verdict"] = status == success ? "pass" : status == bits_differ ? "bitwise mismatch" : "bound violated";
   return f;
-}
-
-// A test hook: DETRED_VERIFY_INJECT_FAULT=mismatch flips the lowest bit of the last path's result, =bound moves
-// every path's result far from the exact sum. The tool's tests use it to prove that exit statuses 1 and 3 happen.
-void inject_fault(std::vector<path_result>& runs) {
-  const char* fault = std::getenv("DETRED_VERIFY_INJECT_FAULT");
-  if (fault == nullptr) return;
-  if (std::string(fault) == "mismatch") runs.back().bits.bits ^= 1;
-  if (std::string(fault) == "bound") {
-    const std::uint64_t exponent_bit =
-        runs[0].bits.type == dtype::float32 ? std::uint64_t{1} << 29 : std::uint64_t{1} << 61;
-    for (path_result& p : runs) p.bits.bits ^= exponent_bit;  // scales |result| by 2^(+-half the exponent range)
-  }
 }
 
 int run(const verify_options& o) {
