@@ -7,6 +7,12 @@ prefix=$work/prefix
 rm -rf "$work/$way" && mkdir -p "$work/$way"
 if [[ $way != subdirectory ]]; then
   cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+  # The installed package carries the detred tool, when the build has it.
+  if [[ -x $build_dir/verify/detred ]]; then
+    "$prefix/bin/detred" --version
+    "$prefix/bin/detred" gen --dist uniform --n 1000 -o "$work/$way/installed-tool.npy" >/dev/null
+    "$prefix/bin/detred" reduce "$work/$way/installed-tool.npy" >/dev/null
+  fi
 fi
 case $way in
   package)
