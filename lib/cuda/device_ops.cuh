@@ -52,27 +52,29 @@ __device__ __forceinline__ void load_row(const T* __restrict__ p, T (&v)[lanes_p
   }
 }
 
-/// A state moved between the lanes of a warp, 32 bits at a time: any operator's state (order/ops.hpp), bit for bit.
-template <class S>
-__device__ __forceinline__ S shuffle_down(S v, unsigned d) {
+/// A state moved between the lanes of a warp 32 bits at a time, by `move(word)` (a warp shuffle): any operator's
+/// state (order/ops.hpp), bit for bit.
+template <class S, class Move>
+__device__ __forceinline__ S move_words(S v, Move move) {
   static_assert(sizeof(S) % 4 == 0, "states are whole 32-bit words");
   unsigned w[sizeof(S) / 4];
   memcpy(w, &v, sizeof v);
 #pragma unroll
-  for (unsigned i = 0; i < sizeof(S) / 4; ++i) w[i] = __shfl_down_sync(full_mask, w[i], d);
+  for (unsigned i = 0; i < sizeof(S) / 4; ++i) w[i] = move(w[i]);
   memcpy(&v, w, sizeof v);
   return v;
 }
 
+/// The state of lane + d.
+template <class S>
+__device__ __forceinline__ S shuffle_down(S v, unsigned d) {
+  return move_words(v, [d](unsigned word) { return __shfl_down_sync(full_mask, word, d); });
+}
+
+/// The state of lane `from`.
 template <class S>
 __device__ __forceinline__ S broadcast(S v, unsigned from) {
-  static_assert(sizeof(S) % 4 == 0, "states are whole 32-bit words");
-  unsigned w[sizeof(S) / 4];
-  memcpy(w, &v, sizeof v);
-#pragma unroll
-  for (unsigned i = 0; i < sizeof(S) / 4; ++i) w[i] = __shfl_sync(full_mask, w[i], from);
-  memcpy(&v, w, sizeof v);
-  return v;
+  return move_words(v, [from](unsigned word) { return __shfl_sync(full_mask, word, from); });
 }
 
 /// The state of an empty lane or subtree.

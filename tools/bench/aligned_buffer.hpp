@@ -11,6 +11,8 @@
 
 #include <sys/mman.h>
 
+#include "datasets.hpp"
+
 namespace detred::bench {
 
 /// Large buffers are aligned to 2 MiB and marked for transparent huge pages, so TLB misses do not add noise to the
@@ -42,31 +44,14 @@ class aligned_buffer {
   std::size_t n_;
 };
 
-/// SplitMix64: a fixed, portable sequence, so that a table from one machine can be reproduced on another.
-class splitmix64 {
- public:
-  explicit splitmix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-
- private:
-  std::uint64_t state_;
-};
-
-/// Fills x with values uniform in [-1, 1): the top 53 (double) or 24 (float) bits of each draw, scaled exactly.
+/// Fills x with values uniform in [-1, 1): the `detred gen --dist uniform` dataset of the shared generators
+/// (lib/generators), so a table from one machine can be reproduced on another.
 template <class T>
 void fill_uniform(aligned_buffer<T>& x, std::uint64_t seed = 20240604) {
-  constexpr int bits = sizeof(T) == 8 ? 53 : 24;
-  constexpr T scale = T(1) / static_cast<T>(std::uint64_t{1} << (bits - 1));
-  splitmix64 rng(seed);
-  T* p = x.data();
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const auto k = static_cast<std::int64_t>(rng.next() >> (64 - bits)) - (std::int64_t{1} << (bits - 1));
-    p[i] = static_cast<T>(k) * scale;
+  for (std::uint64_t index = 0, done = 0; done < x.size(); ++index) {
+    const std::uint64_t count = x.size() - done < generators::chunk_size ? x.size() - done : generators::chunk_size;
+    generators::generate_chunk(generators::distribution::uniform, seed, index, std::span<T>(x.data() + done, count));
+    done += count;
   }
 }
 

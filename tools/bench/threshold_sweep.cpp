@@ -23,7 +23,7 @@ void sweep(const char* type_name, int rounds) {
   for (int k = 11; k <= 21; ++k) {
     const std::uint64_t n = std::uint64_t{1} << k;
     aligned_buffer<T> buffer(n);
-    for (std::uint64_t i = 0; i < n; ++i) buffer.data()[i] = static_cast<T>((i * 2654435761u) % 1000) / T(1000);
+    detred::bench::fill_uniform(buffer);
     const std::span<const T> x = buffer.span();
     for (detred::mode m : {detred::mode::tree, detred::mode::compensated}) {
       std::vector<double> one, two;
