@@ -80,6 +80,12 @@ inline typename Op::state leaf(const typename Op::input* x, std::uint64_t count)
     for (std::uint64_t k = 0; k < full_rows; ++k, row += W) {
 #pragma GCC unroll 16
       for (std::uint64_t r = 0; r < R; ++r) acc[r] = Op::accumulate(acc[r], load(row + r * VL));
+#ifdef DETRED_PREFETCH_BYTES
+#pragma GCC unroll 16
+      for (std::uint64_t r = 0; r < R * VL * sizeof(T); r += 64) {
+        __builtin_prefetch(reinterpret_cast<const char*>(row) + DETRED_PREFETCH_BYTES + r);
+      }
+#endif
     }
 #pragma GCC unroll 16
     for (std::uint64_t r = 0; r < R; ++r) regs[g + r] = acc[r];

@@ -58,8 +58,8 @@ bench_options parse_bench_options(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--min-time-ms", min_ms, "length of one timed batch (default 30)")->check(CLI::PositiveNumber);
   app.add_option("--isa", isa_names,
-                 "detred's instruction sets: automatic, baseline, avx2, avx512; several are measured side by side "
-                 "(default automatic)")
+                 "detred's instruction sets: " + detred::names<detred::isa>() +
+                     "; several are measured side by side (default automatic)")
       ->delimiter(',');
   app.add_option("--json", json,
                  "also write the results as JSON to this file ('-' for stdout, the table then "
