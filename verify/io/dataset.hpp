@@ -27,9 +27,9 @@ std::optional<file_format> parse_file_format(const std::string& name);
 
 struct read_options {
   file_format format = file_format::automatic;
-  std::optional<dtype> type;  ///< required for raw files; for text files the default is float64
-  std::string column;         ///< text files only: the CSV column (index or name); empty = one number per line
-  bool skip_missing = false;  ///< NetCDF and HDF5 variables: drop the elements equal to a fill or missing value
+  std::optional<dtype> type{};  ///< required for raw files; for text files the default is float64
+  std::string column{};         ///< text files only: the CSV column (index or name); empty = one number per line
+  bool skip_missing = false;    ///< NetCDF and HDF5 variables: drop the elements equal to a fill or missing value
 };
 
 class dataset {

@@ -110,9 +110,9 @@ std::vector<std::string> list_floats(hid_t file) {
 
 class hdf5_variable final : public variable_reader {
  public:
-  hdf5_variable(std::string path, handle file, const std::string& variable)
+  hdf5_variable(std::string path, handle file, const std::string& variable, std::uint64_t block_bytes)
       : path_(std::move(path)), name_(variable), file_(std::move(file)) {
-    open();
+    open(block_bytes);
   }
 
   dtype type() const override { return type_; }
@@ -143,7 +143,7 @@ class hdf5_variable final : public variable_reader {
   }
 
  private:
-  void open() {
+  void open(std::uint64_t block_bytes) {
     if (name_.empty() || H5Oexists_by_name(file_.get(), name_.c_str(), H5P_DEFAULT) <= 0) {
       throw input_error(
           path_, "no dataset '" + name_ + "' (" + describe_variables("float datasets", list_floats(file_.get())) + ")");
@@ -187,7 +187,7 @@ class hdf5_variable final : public variable_reader {
         rows_per_chunk = chunk[0];
       }
     }
-    rows_ = rows_per_block(shape_, rows_per_chunk, item_size(type_));
+    rows_ = rows_per_block(shape_, rows_per_chunk, item_size(type_), block_bytes);
     std::uint64_t row = 1;
     for (std::size_t d = 1; d < shape_.size(); ++d) row *= shape_[d];
     block_ = std::max<std::uint64_t>(shape_.empty() ? 1 : rows_ * row, 1);
@@ -252,19 +252,21 @@ handle open_file(const std::string& path) {
 
 }  // namespace
 
-std::unique_ptr<variable_reader> open_hdf5_variable(const std::string& path, const std::string& variable) {
-  return std::make_unique<hdf5_variable>(path, open_file(path), variable);
+std::unique_ptr<variable_reader> open_hdf5_variable(const std::string& path, const std::string& variable,
+                                                    std::uint64_t block_bytes) {
+  return std::make_unique<hdf5_variable>(path, open_file(path), variable, block_bytes);
 }
 
 std::unique_ptr<variable_reader> open_hdf5_variable_in_memory(const std::string& name, const void* bytes,
-                                                              std::size_t size, const std::string& variable) {
+                                                              std::size_t size, const std::string& variable,
+                                                              std::uint64_t block_bytes) {
   silence_hdf5();
   handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_fapl_core(access.get(), 1 << 20, 0);
   H5Pset_file_image(access.get(), const_cast<void*>(bytes), size);
   handle file(H5Fopen(name.c_str(), H5F_ACC_RDONLY, access.get()), H5Fclose);
   if (!file.valid()) throw input_error(name, "cannot open as HDF5 (not an HDF5 file, or a damaged one)");
-  return std::make_unique<hdf5_variable>(name, std::move(file), variable);
+  return std::make_unique<hdf5_variable>(name, std::move(file), variable, block_bytes);
 }
 
 std::vector<std::string> hdf5_float_variables(const std::string& path) { return list_floats(open_file(path).get()); }

@@ -65,9 +65,10 @@ const char* type_name(nc_type t) {
 
 class netcdf_variable final : public variable_reader {
  public:
-  netcdf_variable(std::string path, int ncid, const std::string& variable) : path_(std::move(path)), ncid_(ncid) {
+  netcdf_variable(std::string path, int ncid, const std::string& variable, std::uint64_t block_bytes)
+      : path_(std::move(path)), ncid_(ncid) {
     try {
-      open(variable);
+      open(variable, block_bytes);
     } catch (...) {
       nc_close(ncid_);
       throw;
@@ -100,7 +101,7 @@ class netcdf_variable final : public variable_reader {
   }
 
  private:
-  void open(const std::string& variable) {
+  void open(const std::string& variable, std::uint64_t block_bytes) {
     name_ = variable;
     group_ = ncid_;
     std::string leaf = variable;
@@ -136,7 +137,7 @@ class netcdf_variable final : public variable_reader {
         chunks[0] > 0) {
       rows_per_chunk = chunks[0];
     }
-    rows_ = rows_per_block(shape_, rows_per_chunk, item_size(type_));
+    rows_ = rows_per_block(shape_, rows_per_chunk, item_size(type_), block_bytes);
     std::uint64_t row = 1;
     for (std::size_t d = 1; d < shape_.size(); ++d) row *= shape_[d];
     block_ = std::max<std::uint64_t>(shape_.empty() ? 1 : rows_ * row, 1);
@@ -191,19 +192,21 @@ class netcdf_variable final : public variable_reader {
 
 }  // namespace
 
-std::unique_ptr<variable_reader> open_netcdf_variable(const std::string& path, const std::string& variable) {
+std::unique_ptr<variable_reader> open_netcdf_variable(const std::string& path, const std::string& variable,
+                                                      std::uint64_t block_bytes) {
   int ncid = -1;
   const int status = nc_open(path.c_str(), NC_NOWRITE, &ncid);
   if (status != NC_NOERR) throw input_error(path, std::string("cannot open as NetCDF: ") + nc_strerror(status));
-  return std::make_unique<netcdf_variable>(path, ncid, variable);
+  return std::make_unique<netcdf_variable>(path, ncid, variable, block_bytes);
 }
 
 std::unique_ptr<variable_reader> open_netcdf_variable_in_memory(const std::string& name, void* bytes, std::size_t size,
-                                                                const std::string& variable) {
+                                                                const std::string& variable,
+                                                                std::uint64_t block_bytes) {
   int ncid = -1;
   const int status = nc_open_mem(name.c_str(), NC_NOWRITE, size, bytes, &ncid);
   if (status != NC_NOERR) throw input_error(name, std::string("cannot open as NetCDF: ") + nc_strerror(status));
-  return std::make_unique<netcdf_variable>(name, ncid, variable);
+  return std::make_unique<netcdf_variable>(name, ncid, variable, block_bytes);
 }
 
 std::vector<std::string> netcdf_float_variables(const std::string& path) {

@@ -16,11 +16,13 @@ namespace detred::verify {
 
 /// Opens `variable` of the NetCDF file `path`. Throws input_error naming `path` for a file NetCDF cannot open, a
 /// missing variable (the message lists the file's float variables), or an unsupported type.
-std::unique_ptr<variable_reader> open_netcdf_variable(const std::string& path, const std::string& variable);
+std::unique_ptr<variable_reader> open_netcdf_variable(const std::string& path, const std::string& variable,
+                                                      std::uint64_t block_bytes = default_block_bytes);
 
 /// The same, from a file image in memory (nc_open_mem); the bytes must outlive the reader.
 std::unique_ptr<variable_reader> open_netcdf_variable_in_memory(const std::string& name, void* bytes, std::size_t size,
-                                                                const std::string& variable);
+                                                                const std::string& variable,
+                                                                std::uint64_t block_bytes = default_block_bytes);
 
 /// The float32 and float64 variables of a NetCDF file, with their group paths. Throws input_error.
 std::vector<std::string> netcdf_float_variables(const std::string& path);

@@ -35,9 +35,12 @@ class variable_reader {
   virtual std::vector<double> missing_values() const { return {}; }
 };
 
+/// The size a block aims at: large enough to amortize a library call, small enough for a streaming pass.
+inline constexpr std::uint64_t default_block_bytes = std::uint64_t{16} << 20;
+
 /// Blocks of whole rows along the first dimension: `rows_per_chunk` rows (the chunk's first extent, or 1 for
 /// contiguous storage) times the largest factor that keeps a block near `target_bytes`.
 std::uint64_t rows_per_block(const std::vector<std::uint64_t>& shape, std::uint64_t rows_per_chunk,
-                             std::size_t item_bytes, std::uint64_t target_bytes = std::uint64_t{16} << 20);
+                             std::size_t item_bytes, std::uint64_t target_bytes = default_block_bytes);
 
 }  // namespace detred::verify
