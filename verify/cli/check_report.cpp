@@ -73,12 +73,13 @@ bool result_check::passed() const {
 }
 
 std::string result_check::failure_message() const {
-  if (data_changed()) {
-    return "the data changed: SHA-256 recorded " + sha256_recorded + ", now " + sha256_now + " (results not compared)";
-  }
   std::string out;
+  if (data_changed()) out = "the data changed: SHA-256 recorded " + sha256_recorded + ", now " + sha256_now;
   for (const path_outcome& p : paths) {
-    if (p.equal) continue;
+    if (p.equal) {
+      if (data_changed()) out += "; " + op + " " + mode + " on " + p.path + ": the bits are the golden ones";
+      continue;
+    }
     const std::optional<std::uint64_t> ulps = ulps_apart(p.got, golden);
     if (!out.empty()) out += "; ";
     out += op + " " + mode + " on " + p.path + ": " + p.got.hex() + " (" + p.got.value() + "), golden " + golden.hex() +

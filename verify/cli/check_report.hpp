@@ -31,8 +31,8 @@ struct result_check {
 
   bool data_changed() const { return !sha256_now.empty(); }
   bool passed() const;
-  /// Empty when passed; otherwise which result changed and how, e.g. "sum tree on cpu/auto: 0x... (1.5), golden
-  /// 0x... (1.4999999999999998): 1 ulp apart".
+  /// Empty when passed; otherwise which result changed and how, e.g. "sum tree on cpu/automatic: 0x... (1.5),
+  /// golden 0x... (1.4999999999999998): 1 ulp apart", after "the data changed: SHA-256 ...; " when it did.
   std::string failure_message() const;
 };
 
