@@ -214,6 +214,19 @@ TEST(HDF5, ChunkedCompressedBigEndianDatasetsReadInRowMajorOrder) {
   expect_bits_equal(read_values<double>(read_dataset(nc + ":v", {.format = file_format::hdf5})), y);
 }
 
+TEST(HDF5, VariablesLargerThanMemoryAreRefusedBeforeReading) {
+  // Chunked datasets whose chunks were never written: the file is small, the shape is not.
+  auto huge = [](const std::string& file, std::vector<hsize_t> dims) {
+    return write_hdf5(file, "x", dims, std::vector<double>{},
+                      {.chunks = std::vector<hsize_t>(dims.size(), 1), .fill = 0.5});
+  };
+  const std::string big = huge("huge.h5", {hsize_t{1} << 40});
+  expect_error(big + ":x", big, "variable 'x' holds 1099511627776 elements (8388608 MiB), more than fits in memory");
+  expect_error(big + ":x", big, "a variable must fit in memory until the streaming accumulator lands");
+  const std::string overflow = huge("overflow.h5", {hsize_t{1} << 40, hsize_t{1} << 30});
+  expect_error(overflow + ":x", overflow, "variable 'x': its shape holds more elements than 64 bits can count");
+}
+
 TEST(HDF5, FillValuesAndMissingValueAttributes) {
   const std::vector<float> x = {1, -1, 2, 7, 3, -1};
   const std::string p = write_hdf5("fill.h5", "t", {6}, x, {.chunks = {4}, .fill = -1, .missing_value = {7}});
@@ -277,7 +290,8 @@ TEST(Safetensors, BadInputsNameTheFileAndTheProblem) {
   std::string claims = safetensors_bytes(good, eight);
   claims[1] = 1;  // the header length grows by 256
   const std::string cut = file("cut", claims);
-  expect_error(cut + ":x", cut, "truncated safetensors header: it claims 312 bytes, the file holds 64 after the length");
+  expect_error(cut + ":x", cut,
+               "truncated safetensors header: it claims 312 bytes, the file holds 64 after the length");
   std::string huge = claims;
   huge[7] = 1;
   const std::string oversized = file("oversized", huge);

@@ -8,12 +8,15 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include <unistd.h>
 
 #include "hdf5_reader.hpp"
 #include "input_error.hpp"
@@ -191,14 +194,29 @@ bool is_missing(T x, const std::vector<double>& missing) {
 template <class T>
 std::vector<T> read_blocks(variable_reader& reader, const std::string& path, const std::string& variable) {
   const std::uint64_t n = reader.size();
+  if (n == std::numeric_limits<std::uint64_t>::max()) {
+    throw input_error(path, "variable '" + variable + "': its shape holds more elements than 64 bits can count");
+  }
+  // Refused up front when larger than this machine's memory: the allocation could succeed (overcommit) and the
+  // process be killed while the blocks are read.
+  const std::uint64_t mib = n / ((std::uint64_t{1} << 20) / sizeof(T));
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  const std::uint64_t memory_mib =
+      pages > 0 && page > 0
+          ? static_cast<std::uint64_t>(pages) / ((std::uint64_t{1} << 20) / static_cast<std::uint64_t>(page))
+          : 0;
+  const std::string too_large = "variable '" + variable + "' holds " + std::to_string(n) + " elements (" +
+                                std::to_string(mib) + " MiB), more than fits in memory";
+  const std::string until = " (a variable must fit in memory until the streaming accumulator lands)";
+  if (memory_mib > 0 && mib >= memory_mib) {
+    throw input_error(path, too_large + " (" + std::to_string(memory_mib) + " MiB)" + until);
+  }
   std::vector<T> out;
   try {
     if (n > out.max_size()) throw std::length_error("too large");
     out.resize(static_cast<std::size_t>(n));
   } catch (const std::exception&) {  // std::bad_alloc, std::length_error
-    throw input_error(path, "variable '" + variable + "' holds " + std::to_string(n) + " elements (" +
-                                std::to_string(n * sizeof(T) >> 20) +
-                                " MiB) that do not fit in memory (a variable must fit in memory)");
+    throw input_error(path, too_large + until);
   }
   const std::uint64_t block = reader.block_elements();
   for (std::uint64_t k = 0; k < reader.block_count(); ++k) {

@@ -2,12 +2,17 @@
 #include "variable_reader.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace detred::verify {
 
 std::uint64_t variable_reader::size() const {
   std::uint64_t n = 1;
-  for (std::uint64_t d : shape()) n *= d;
+  for (std::uint64_t d : shape()) {
+    if (d == 0) return 0;
+    if (n > std::numeric_limits<std::uint64_t>::max() / d) return std::numeric_limits<std::uint64_t>::max();
+    n *= d;
+  }
   return n;
 }
 

@@ -23,7 +23,8 @@ class variable_reader {
 
   virtual dtype type() const = 0;
   virtual const std::vector<std::uint64_t>& shape() const = 0;
-  /// Elements: the product of the shape (1 for a scalar).
+  /// Elements: the product of the shape (1 for a scalar; the largest uint64 when the product overflows, which no
+  /// buffer can hold).
   std::uint64_t size() const;
   /// Elements per block (the last block may hold fewer); at least 1.
   virtual std::uint64_t block_elements() const = 0;
