@@ -214,6 +214,27 @@ TEST(Tool, ContainerVariablesReduceLikeTheNpyOfTheSameValues) {
   EXPECT_NE(v.out.find("verdict " + h5 + ":g/v: PASS"), std::string::npos) << v.out;
 }
 
+TEST(Tool, BadContainerInputsExitWithTwoAndOneLine) {
+  const std::string nc = testing::write_netcdf("bad-tool.nc", "v", {2}, std::vector<double>{1, 2}, {.cmode = 0});
+  const std::string ints = path_of("ints-tool.nc");
+  int ncid = -1, dim = -1, var = -1;
+  testing::nc_check(nc_create(ints.c_str(), NC_CLOBBER, &ncid));
+  testing::nc_check(nc_def_dim(ncid, "n", 2, &dim));
+  testing::nc_check(nc_def_var(ncid, "count", NC_SHORT, 1, &dim, &var));
+  testing::nc_check(nc_close(ncid));
+  expect_bad_input("reduce " + ints + ":count", ints, "variable 'count' has type short (supported: float, double)");
+  expect_bad_input("verify " + nc + ":w", nc, "no variable 'w' (float variables: v)");
+  expect_bad_input("record " + nc + " -o " + path_of("never.json"), nc, "name the variable as FILE:VARIABLE");
+  const std::string h5 = testing::write_hdf5("bad-tool.h5", "/g/v", {2}, std::vector<float>{1, 2});
+  expect_bad_input("verify --json " + nc + ":v " + h5 + ":/g", h5, "'/g' is a group, not a dataset of floats");
+  const std::string st = write_file("bad-tool.safetensors", std::string("\x40\0\0\0\0\0\0\0{\"x\": 1}", 16));
+  expect_bad_input("check " + write_file("never-golden.json", "{}") + " --junit " + path_of("never.xml"),
+                   "never-golden.json", "not a detred golden file");
+  expect_bad_input("reduce " + st + ":x", st, "truncated safetensors header: it claims 64 bytes");
+  EXPECT_FALSE(std::filesystem::exists(path_of("never.json")));
+  EXPECT_FALSE(std::filesystem::exists(path_of("never.xml")));
+}
+
 TEST(Tool, FillValuesAreReducedAsStoredUnlessSkipped) {
   const std::string nc =
       testing::write_netcdf("fill-tool.nc", "t", {2, 3}, std::vector<double>{1, -999, 2, 3, 4, 5}, {.fill = -999});
