@@ -13,11 +13,12 @@ install(FILES ${PROJECT_BINARY_DIR}/include/detred/version.hpp DESTINATION ${CMA
 set(detred_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/detred)
 install(EXPORT detredTargets NAMESPACE detred:: DESTINATION ${detred_cmake_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/detredConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/detredConfig.cmake INSTALL_DESTINATION ${detred_cmake_dir})
+  ${PROJECT_BINARY_DIR}/detredConfig.cmake INSTALL_DESTINATION ${detred_cmake_dir} PATH_VARS CMAKE_INSTALL_BINDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/detredConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+# DetredGolden.cmake: detred_add_golden_test(), a `detred check` in the user's CTest suite.
 install(FILES ${PROJECT_BINARY_DIR}/detredConfig.cmake ${PROJECT_BINARY_DIR}/detredConfigVersion.cmake
-  DESTINATION ${detred_cmake_dir})
+  ${PROJECT_SOURCE_DIR}/cmake/DetredGolden.cmake DESTINATION ${detred_cmake_dir})
 
 # The .pc file finds the prefix relative to its own folder, so an install can be moved (or made with --prefix).
 file(RELATIVE_PATH DETRED_PC_TO_PREFIX ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})

@@ -16,6 +16,10 @@ packages=(
   nlohmann-json3-dev    # nlohmann-json: --json output and golden files
   libfmt-dev            # fmt: formatting of tables and messages
   libssl-dev            # OpenSSL libcrypto: SHA-256 of data files in golden files
+  libnetcdf-dev         # NetCDF C library: NetCDF variables as inputs of the verify tool
+  libhdf5-dev           # HDF5 C library: HDF5 datasets as inputs of the verify tool
+  netcdf-bin            # ncgen/ncdump: the golden consumer test writes a NetCDF file with ncgen
+  hdf5-tools            # h5dump/h5ls: inspecting HDF5 inputs (the documented examples)
   libomp-dev            # OpenMP runtime for clang builds (GCC uses libgomp)
   clang                 # libFuzzer targets for the file parsers
   libclang-rt-dev       # sanitizer and fuzzer runtimes for clang

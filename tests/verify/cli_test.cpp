@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "container_files.hpp"
 #include "dataset.hpp"
 #include "detred/detred.hpp"
 #include "temp_files.hpp"
@@ -198,6 +200,167 @@ TEST(Tool, RecordThenCheckPassesAndCatchesChangedDataAndChangedBits) {
 
   expect_bad_input("check " + write_file("broken.json", "{\"files\": [}"), "broken.json", "malformed golden file");
   expect_bad_input("check " + write_file("wrong.json", "{\"a\": 1}"), "wrong.json", "not a detred golden file");
+}
+
+// The values of a generated .npy file, for writing the same values into other formats.
+std::vector<double> npy_values(const std::string& path) {
+  const dataset d = read_dataset(path, {});
+  const auto s = std::get<std::span<const double>>(d.values());
+  return {s.begin(), s.end()};
+}
+
+TEST(Tool, ContainerVariablesReduceLikeTheNpyOfTheSameValues) {
+  const std::string npy = generated("same.npy", "--dist ill-conditioned --n 60000 --seed 21");
+  const std::vector<double> x = npy_values(npy);
+  const std::string nc = testing::write_netcdf("same.nc", "v", {300, 200}, x, {.chunks = {7, 200}, .deflate = 3});
+  const std::string h5 = testing::write_hdf5("same.h5", "/g/v", {60, 1000}, x, {.chunks = {9, 100}, .gzip = 1});
+  const std::string st = write_file(
+      "same.safetensors",
+      testing::safetensors_bytes({{"v", {{"dtype", "F64"}, {"shape", {60000}}, {"data_offsets", {0, 480000}}}}},
+                                 testing::le_bytes(x)));
+  for (const char* mode : {"tree", "compensated"}) {
+    const outcome expected = tool("reduce " + npy + " --mode " + std::string(mode));
+    ASSERT_EQ(expected.status, 0) << expected.err;
+    for (const std::string& input : {nc + ":v", h5 + ":/g/v", st + ":v"}) {
+      const outcome o = tool("reduce " + input + " --mode " + std::string(mode));
+      EXPECT_EQ(o.status, 0) << o.err;
+      EXPECT_EQ(o.out, expected.out) << input;
+    }
+  }
+  const outcome v = tool("verify " + nc + ":v " + h5 + ":g/v --threads 1,2");
+  EXPECT_EQ(v.status, 0) << v.out << v.err;
+  EXPECT_NE(v.out.find(nc + ":v: netcdf, float64, n = 60000; "), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("verdict " + h5 + ":g/v: PASS"), std::string::npos) << v.out;
+}
+
+TEST(Tool, BadContainerInputsExitWithTwoAndOneLine) {
+  const std::string nc = testing::write_netcdf("bad-tool.nc", "v", {2}, std::vector<double>{1, 2}, {.cmode = 0});
+  const std::string ints = path_of("ints-tool.nc");
+  int ncid = -1, dim = -1, var = -1;
+  testing::nc_check(nc_create(ints.c_str(), NC_CLOBBER, &ncid));
+  testing::nc_check(nc_def_dim(ncid, "n", 2, &dim));
+  testing::nc_check(nc_def_var(ncid, "count", NC_SHORT, 1, &dim, &var));
+  testing::nc_check(nc_close(ncid));
+  expect_bad_input("reduce " + ints + ":count", ints, "variable 'count' has type short (supported: float, double)");
+  expect_bad_input("verify " + nc + ":w", nc, "no variable 'w' (float variables: v)");
+  expect_bad_input("record " + nc + " -o " + path_of("never.json"), nc, "name the variable as FILE:VARIABLE");
+  const std::string h5 = testing::write_hdf5("bad-tool.h5", "/g/v", {2}, std::vector<float>{1, 2});
+  expect_bad_input("verify --json " + nc + ":v " + h5 + ":/g", h5, "'/g' is a group, not a dataset of floats");
+  const std::string st = write_file("bad-tool.safetensors", std::string("\x40\0\0\0\0\0\0\0{\"x\": 1}", 16));
+  expect_bad_input("check " + write_file("never-golden.json", "{}") + " --junit " + path_of("never.xml"),
+                   "never-golden.json", "not a detred golden file");
+  expect_bad_input("reduce " + st + ":x", st, "truncated safetensors header: it claims 64 bytes");
+  EXPECT_FALSE(std::filesystem::exists(path_of("never.json")));
+  EXPECT_FALSE(std::filesystem::exists(path_of("never.xml")));
+}
+
+TEST(Tool, FillValuesAreReducedAsStoredUnlessSkipped) {
+  const std::string nc =
+      testing::write_netcdf("fill-tool.nc", "t", {2, 3}, std::vector<double>{1, -999, 2, 3, 4, 5}, {.fill = -999});
+  const outcome stored = tool("verify " + nc + ":t --threads 1");
+  EXPECT_EQ(stored.status, 0);
+  EXPECT_NE(stored.out.find("n = 6; 1 element equal to a fill/missing value (-999) reduced as stored"),
+            std::string::npos)
+      << stored.out;
+  EXPECT_EQ(tool("reduce " + nc + ":t").out, "-984\n0xc08ec00000000000\n");
+  const outcome skipped = tool("verify --skip-missing " + nc + ":t --threads 1");
+  EXPECT_NE(skipped.out.find("n = 5; 1 fill/missing value (-999) skipped"), std::string::npos) << skipped.out;
+  const auto j = nlohmann::json::parse(tool("reduce --skip-missing --json " + nc + ":t").out);
+  EXPECT_EQ(j["value"], "15");
+  EXPECT_EQ(j["missing_count"], 1);
+  EXPECT_EQ(j["missing_skipped"], true);
+  // The choice is recorded, and check reads the data the same way.
+  const std::string golden = path_of("fill-golden.json");
+  ASSERT_EQ(tool("record --skip-missing " + nc + ":t -o " + golden).status, 0);
+  std::ifstream in(golden);
+  const auto g = nlohmann::json::parse(in);
+  EXPECT_EQ(g["files"][0]["skip_missing"], true);
+  EXPECT_EQ(g["files"][0]["variable"], "t");
+  EXPECT_EQ(g["files"][0]["n"], 5);
+  EXPECT_EQ(tool("check " + golden).status, 0);
+}
+
+TEST(Tool, DirectoriesAndPatternsAreExpandedSorted) {
+  std::filesystem::create_directories(scratch_dir() / "outputs");
+  for (const char* name : {"outputs/r2.nc", "outputs/r1.nc"}) {
+    testing::write_netcdf(name, "v", {3}, std::vector<double>{1, 2, name[9] == '1' ? 3.0 : 4.0}, {.cmode = 0});
+  }
+  const std::string dir = path_of("outputs");
+  const outcome v = tool("verify " + dir + ":v --threads 1");
+  EXPECT_EQ(v.status, 0) << v.err;
+  const std::size_t first = v.out.find("verdict " + dir + "/r1.nc:v: PASS");
+  const std::size_t second = v.out.find("verdict " + dir + "/r2.nc:v: PASS");
+  EXPECT_NE(first, std::string::npos) << v.out;
+  EXPECT_NE(second, std::string::npos) << v.out;
+  EXPECT_LT(first, second);
+  EXPECT_EQ(tool("verify '" + dir + "/*.nc:v' --threads 1").out, v.out);
+  EXPECT_EQ(tool("reduce " + dir + "/r1.nc:v").out, "6\n0x4018000000000000\n");
+  const outcome many = tool("reduce " + dir + ":v");
+  EXPECT_EQ(many.status, 2);
+  EXPECT_NE(many.err.find("names 2 inputs; reduce takes one"), std::string::npos) << many.err;
+  expect_bad_input("verify '" + dir + "/*.npy'", dir + "/*.npy", "no file matches the pattern");
+}
+
+TEST(Tool, CheckOfAVariableCatchesAChangedValueAndWritesJUnitAndJson) {
+  const std::vector<double> x = {0.1, 0.2, 0.3, -0.6, 1e-17, 4.5};
+  const std::string nc = testing::write_netcdf("ci.nc", "v", {2, 3}, x, {.chunks = {1, 3}, .deflate = 1});
+  const std::string golden = path_of("ci-golden.json");
+  ASSERT_EQ(tool("record " + nc + ":v -o " + golden).status, 0);
+  const std::string junit = path_of("ci-junit.xml");
+  const outcome pass = tool("check " + golden + " --junit " + junit);
+  EXPECT_EQ(pass.status, 0) << pass.out << pass.err;
+  std::ifstream pass_xml(junit);
+  const std::string xml((std::istreambuf_iterator<char>(pass_xml)), std::istreambuf_iterator<char>());
+  EXPECT_NE(xml.find("<testsuites name=\"detred check\" tests=\"2\" failures=\"0\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testcase classname=\"" + nc + ":v\" name=\"sum tree\""), std::string::npos) << xml;
+  const auto j = nlohmann::json::parse(tool("check --json " + golden).out);
+  EXPECT_EQ(j["status"], "pass");
+  EXPECT_EQ(j["results"].size(), 2U);
+  EXPECT_EQ(j["results"][0]["paths"][0]["equal"], true);
+
+  // --data-dir finds the file by name and keeps the variable.
+  EXPECT_EQ(tool("check " + golden + " --data-dir " + scratch_dir().string()).status, 0);
+
+  // A changed golden bit: the JUnit failure and the JSON say which result changed and by how many ulps.
+  std::ifstream in(golden);
+  nlohmann::json g = nlohmann::json::parse(in);
+  const std::string bits = g["files"][0]["results"][1]["bits"];
+  std::uint64_t b = std::stoull(bits.substr(2), nullptr, 16) + 1;
+  char flipped[32];
+  std::snprintf(flipped, sizeof flipped, "0x%016llx", static_cast<unsigned long long>(b));
+  g["files"][0]["results"][1]["bits"] = flipped;
+  const std::string changed = write_file("ci-changed.json", g.dump());
+  const outcome differ = tool("check " + changed + " --junit " + junit);
+  EXPECT_EQ(differ.status, 1);
+  EXPECT_NE(differ.out.find(std::string("golden ") + flipped), std::string::npos) << differ.out;
+  EXPECT_NE(differ.out.find(": 1 ulp apart"), std::string::npos) << differ.out;
+  std::ifstream fail_xml(junit);
+  const std::string failed((std::istreambuf_iterator<char>(fail_xml)), std::istreambuf_iterator<char>());
+  EXPECT_NE(failed.find("failures=\"1\""), std::string::npos) << failed;
+  EXPECT_NE(failed.find("<failure type=\"bits differ\" message=\"sum compensated on cpu/automatic: " + bits),
+            std::string::npos)
+      << failed;
+  const auto jd = nlohmann::json::parse(tool("check --json " + changed).out);
+  EXPECT_EQ(jd["status"], "fail");
+  EXPECT_EQ(jd["exit_status"], 1);
+  EXPECT_EQ(jd["results"][1]["paths"][0]["ulps_apart"], 1);
+
+  // One changed value in the variable: the data's SHA-256 no longer matches.
+  std::vector<double> y = x;
+  y[4] = 2e-17;
+  testing::write_netcdf("ci.nc", "v", {2, 3}, y, {.chunks = {1, 3}, .deflate = 1});
+  const outcome tampered = tool("check " + golden + " --junit " + junit);
+  EXPECT_EQ(tampered.status, 1);
+  EXPECT_NE(tampered.out.find(nc + ":v: SHA-256 differs from the golden file"), std::string::npos) << tampered.out;
+  std::ifstream tampered_xml(junit);
+  const std::string t((std::istreambuf_iterator<char>(tampered_xml)), std::istreambuf_iterator<char>());
+  EXPECT_NE(t.find("failures=\"2\""), std::string::npos) << t;
+  EXPECT_NE(t.find("type=\"data changed\""), std::string::npos) << t;
+
+  expect_bad_input("check " + write_file("badbits.json", R"({"detred_golden": 1, "order_version": 1, "files": [
+      {"path": "x.npy", "sha256": "", "format": "npy", "dtype": "float64",
+       "results": [{"op": "sum", "mode": "tree", "bits": "0x12"}]}]})"),
+                   "badbits.json", "malformed golden file: bits 0x12 are not a float64 pattern");
 }
 
 TEST(Tool, GenIsDeterministicAndNamesItsFormat) {

@@ -153,7 +153,7 @@ TEST(Npy, WriterOutputReadsBack) {
   w.finish();
   const dataset d = read_dataset(path, {});
   EXPECT_EQ(doubles(d), three);
-  EXPECT_EQ(parse_npy_header(d.file_bytes(), path).data_offset % 64, 0U);
+  EXPECT_EQ(parse_npy_header(d.digest_bytes(), path).data_offset % 64, 0U);
 }
 
 TEST(Raw, NeedsADtypeAndWholeElements) {

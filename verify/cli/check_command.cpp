@@ -1,14 +1,18 @@
 // detred check golden.json: re-reads the recorded files, verifies their SHA-256, recomputes every result on this
 // machine (the CPU, and the GPU when present) and reports each one whose bits differ.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "check_report.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 #include "detred/version.hpp"
@@ -22,6 +26,8 @@ namespace {
 struct check_options {
   std::string golden;
   std::string data_dir;
+  std::string junit;
+  bool json = false;
 };
 
 nlohmann::json load_golden(const std::string& path) {
@@ -40,13 +46,24 @@ nlohmann::json load_golden(const std::string& path) {
   return j;
 }
 
+// Where the data of a recorded input is now: its recorded path, or its file name in --data-dir.
+std::string locate(const nlohmann::json& f, const std::string& data_dir) {
+  std::string file = f["path"].get<std::string>();
+  const std::string variable = f.value("variable", std::string());
+  if (!variable.empty() && file.size() > variable.size() + 1 &&
+      file.compare(file.size() - variable.size() - 1, std::string::npos, ":" + variable) == 0) {
+    file.resize(file.size() - variable.size() - 1);
+  }
+  if (!data_dir.empty()) file = (std::filesystem::path(data_dir) / std::filesystem::path(file).filename()).string();
+  return variable.empty() ? file : file + ":" + variable;
+}
+
 int run(const check_options& o) {
   const nlohmann::json golden = load_golden(o.golden);
   std::vector<compute_path> paths = {{detred::backend::cpu, detred::isa::automatic, 0}};
   if (!cuda_problem()) paths.push_back({detred::backend::cuda, detred::isa::automatic, 0});
 
   int recorded_order = 0;
-  std::size_t compared = 0, differ = 0;
   try {
     recorded_order = golden.at("order_version").get<int>();
     // Check the whole golden file's structure first: bad input must not produce a partial report.
@@ -54,11 +71,15 @@ int run(const check_options& o) {
       f.at("path").get<std::string>();
       f.at("sha256").get<std::string>();
       f.at("format").get<std::string>();
-      f.at("dtype").get<std::string>();
+      const std::optional<dtype> type = parse_dtype(f.at("dtype").get<std::string>());
+      if (!type) throw usage_error("unknown dtype " + f["dtype"].get<std::string>());
+      if (f.contains("variable")) f["variable"].get<std::string>();
+      if (f.contains("skip_missing")) f["skip_missing"].get<bool>();
       for (const auto& r : f.at("results")) {
         r.at("op").get<std::string>();
         parse_mode(r.at("mode").get<std::string>());
-        r.at("bits").get<std::string>();
+        const std::string bits = r.at("bits").get<std::string>();
+        if (!parse_bits(bits, *type)) throw usage_error("bits " + bits + " are not a " + to_string(*type) + " pattern");
       }
     }
   } catch (const nlohmann::json::exception& e) {
@@ -66,48 +87,97 @@ int run(const check_options& o) {
   } catch (const usage_error& e) {
     throw input_error(o.golden, std::string("malformed golden file: ") + e.what());
   }
-  if (recorded_order != detred::order_version) {
+  if (recorded_order != detred::order_version && !o.json) {
     std::printf(
         "%s: recorded with order version %d, this library has order version %d: results are expected to "
         "differ\n",
         o.golden.c_str(), recorded_order, detred::order_version);
   }
 
+  std::vector<result_check> checks;
   for (const auto& f : golden["files"]) {
-    std::string path = f["path"].get<std::string>();
-    if (!o.data_dir.empty())
-      path = (std::filesystem::path(o.data_dir) / std::filesystem::path(path).filename()).string();
+    const std::string input = locate(f, o.data_dir);
     read_options ro;
     ro.format = parse_file_format(f["format"].get<std::string>()).value_or(file_format::automatic);
     ro.type = parse_dtype(f["dtype"].get<std::string>());
     if (f.contains("column")) ro.column = f["column"].get<std::string>();
-    const dataset data = read_dataset(path, ro);
-    const std::string sha = sha256_hex(data.file_bytes());
-    if (sha != f["sha256"].get<std::string>()) {
-      std::printf("%s: SHA-256 differs from the golden file (recorded %s, now %s): the data changed\n", path.c_str(),
-                  f["sha256"].get<std::string>().c_str(), sha.c_str());
-      ++differ;
+    ro.skip_missing = f.value("skip_missing", false);
+    const dataset data = read_dataset(input, ro);
+    const std::string sha = sha256_hex(data.digest_bytes());
+    const bool changed = sha != f["sha256"].get<std::string>();
+    for (const auto& r : f["results"]) {
+      result_check c;
+      c.input = input;
+      c.op = r["op"].get<std::string>();
+      c.mode = r["mode"].get<std::string>();
+      c.golden = *parse_bits(r["bits"].get<std::string>(), *ro.type);
+      if (changed) {
+        c.sha256_recorded = f["sha256"].get<std::string>();
+        c.sha256_now = sha;
+      }
+      // Computed for changed data too: the reports then say how the result moved.
+      const auto start = std::chrono::steady_clock::now();
+      for (const compute_path& p : paths) {
+        const result_bits got = run_sum(data, parse_mode(c.mode), p);
+        c.paths.push_back({p.label(), got, got == c.golden});
+      }
+      c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      checks.push_back(std::move(c));
+    }
+  }
+
+  std::size_t compared = 0, differ = 0;
+  std::string last_changed;
+  for (const result_check& c : checks) {
+    if (c.data_changed()) {
+      if (c.input != last_changed) {  // one line and one difference per changed input, as before
+        ++differ;
+        if (!o.json) {
+          std::printf("%s: SHA-256 differs from the golden file (recorded %s, now %s): the data changed\n",
+                      c.input.c_str(), c.sha256_recorded.c_str(), c.sha256_now.c_str());
+        }
+      }
+      last_changed = c.input;
       continue;
     }
-    for (const auto& r : f["results"]) {
-      const detred::mode m = parse_mode(r["mode"].get<std::string>());
-      const std::string expected = r["bits"].get<std::string>();
-      for (const compute_path& p : paths) {
-        const result_bits got = run_sum(data, m, p);
-        ++compared;
-        if (got.hex() != expected) {
-          ++differ;
-          std::printf("%s: %s %s on %s: %s (%s), golden %s\n", path.c_str(), r["op"].get<std::string>().c_str(),
-                      detred::to_string(m), p.label().c_str(), got.hex().c_str(), got.value().c_str(),
-                      expected.c_str());
-        }
+    compared += c.paths.size();
+    for (const path_outcome& p : c.paths) {
+      if (p.equal) continue;
+      ++differ;
+      if (!o.json) {
+        const std::optional<std::uint64_t> ulps = ulps_apart(p.got, c.golden);
+        std::printf(
+            "%s: %s %s on %s: %s (%s), golden %s (%s): %s\n", c.input.c_str(), c.op.c_str(), c.mode.c_str(),
+            p.path.c_str(), p.got.hex().c_str(), p.got.value().c_str(), c.golden.hex().c_str(),
+            c.golden.value().c_str(),
+            ulps ? (std::to_string(*ulps) + (*ulps == 1 ? " ulp apart" : " ulps apart")).c_str() : "NaN, no distance");
       }
     }
   }
+  const int status = differ == 0 ? success : bits_differ;
   const auto problem = cuda_problem();
-  std::printf("check %s: %zu results compared on %s, %zu difference(s): %s\n", o.golden.c_str(), compared,
-              problem ? "the CPU (no GPU)" : "the CPU and the GPU", differ, differ == 0 ? "PASS" : "FAIL");
-  return differ == 0 ? success : bits_differ;
+  if (!o.junit.empty()) {
+    std::ofstream out(o.junit, std::ios::trunc);
+    out << check_junit(o.golden, checks);
+    if (!out) throw std::runtime_error(o.junit + ": cannot write the JUnit report");
+  }
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["golden"] = o.golden;
+    j["recorded_order_version"] = recorded_order;
+    j["order_version"] = detred::order_version;
+    j["backends"] = problem ? "cpu" : "cpu, cuda";
+    j["results"] = check_json(checks);
+    j["compared"] = compared;
+    j["differences"] = differ;
+    j["status"] = differ == 0 ? "pass" : "fail";
+    j["exit_status"] = status;
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf("check %s: %zu results compared on %s, %zu difference(s): %s\n", o.golden.c_str(), compared,
+                problem ? "the CPU (no GPU)" : "the CPU and the GPU", differ, differ == 0 ? "PASS" : "FAIL");
+  }
+  return status;
 }
 
 }  // namespace
@@ -117,6 +187,8 @@ void add_check_command(CLI::App& app, int& status) {
   CLI::App* c = app.add_subcommand("check", "Recompute a golden file's results on this machine and compare bits");
   c->add_option("golden", o->golden, "Golden file written by detred record")->required();
   c->add_option("--data-dir", o->data_dir, "Look for the data files here (by file name) instead of their paths");
+  c->add_option("--junit", o->junit, "Also write a JUnit XML report here: one testcase per recorded result");
+  c->add_flag("--json", o->json, "Print one JSON object instead of the text report");
   c->callback([o, &status] { status = run(*o); });
 }
 

@@ -9,13 +9,19 @@
 #include <variant>
 #include <vector>
 
+#include "input_spec.hpp"
+
 namespace detred::verify::cli {
 
 void add_input_options(CLI::App& command, input_options& options) {
-  command.add_option("--format", options.format, "Input format: auto (default), npy, raw, text")
-      ->check(CLI::IsMember({"auto", "npy", "raw", "text"}));
+  command
+      .add_option("--format", options.format, "Input format: auto (default), npy, raw, text, netcdf, hdf5, safetensors")
+      ->check(CLI::IsMember({"auto", "npy", "raw", "text", "netcdf", "hdf5", "safetensors"}));
   command.add_option("--dtype", options.type, "Element type of raw and text input: float32 or float64");
   command.add_option("--column", options.column, "Text input: the CSV column, a 0-based index or a header name");
+  command.add_flag("--skip-missing", options.skip_missing,
+                   "NetCDF/HDF5 variables: drop the elements equal to a fill or missing value (default: reduce them "
+                   "as stored)");
 }
 
 read_options to_read_options(const input_options& options) {
@@ -26,7 +32,23 @@ read_options to_read_options(const input_options& options) {
     if (!r.type) throw usage_error("--dtype " + options.type + ": expected float32 or float64");
   }
   r.column = options.column;
+  r.skip_missing = options.skip_missing;
   return r;
+}
+
+std::vector<std::string> expand_input_names(const std::vector<std::string>& names) { return expand_inputs(names); }
+
+std::string describe_missing(const dataset& data) {
+  if (data.missing_count() == 0) return "";
+  std::string values;
+  for (double m : data.missing_values()) values += (values.empty() ? "" : ", ") + shortest_decimal(m);
+  const std::string count = std::to_string(data.missing_count());
+  if (data.missing_skipped()) {
+    return count + (data.missing_count() == 1 ? " fill/missing value" : " fill/missing values") + " (" + values +
+           ") skipped";
+  }
+  return count + (data.missing_count() == 1 ? " element" : " elements") + " equal to a fill/missing value (" + values +
+         ") reduced as stored (--skip-missing drops them)";
 }
 
 namespace {

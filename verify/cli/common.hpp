@@ -21,14 +21,20 @@ class usage_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// --format, --dtype, --column: how to read the input files.
+/// --format, --dtype, --column, --skip-missing: how to read the input files.
 struct input_options {
   std::string format = "auto";
   std::string type;
   std::string column;
+  bool skip_missing = false;
 };
 void add_input_options(CLI::App& command, input_options& options);
 read_options to_read_options(const input_options& options);
+/// The inputs named on the command line with directories and patterns expanded (input_spec.hpp).
+std::vector<std::string> expand_input_names(const std::vector<std::string>& names);
+/// "" when the input has no fill or missing values in its data; otherwise what happened to them, e.g.
+/// "3 elements equal to a fill/missing value (9.96921e+36) reduced as stored (--skip-missing drops them)".
+std::string describe_missing(const dataset& data);
 
 /// Shortest decimal that reads back to the same value ("nan", "inf", "-inf" for the specials).
 std::string shortest_decimal(double x);

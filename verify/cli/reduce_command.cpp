@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <omp.h>
 #include <nlohmann/json.hpp>
@@ -27,7 +28,12 @@ struct reduce_options {
 
 int run(const reduce_options& o) {
   const detred::mode m = parse_mode(o.mode);
-  const dataset data = read_dataset(o.file, to_read_options(o.input));
+  const std::vector<std::string> inputs = expand_input_names({o.file});
+  if (inputs.size() != 1) {
+    throw usage_error("reduce " + o.file + ": names " + std::to_string(inputs.size()) +
+                      " inputs; reduce takes one (verify and record take several)");
+  }
+  const dataset data = read_dataset(inputs[0], to_read_options(o.input));
   // backend automatic means the CPU for the host memory the tool reads.
   const detred::backend where = parse_option<detred::backend>("--backend", o.backend) == detred::backend::cuda
                                     ? detred::backend::cuda
@@ -43,7 +49,7 @@ int run(const reduce_options& o) {
 
   if (o.json) {
     nlohmann::ordered_json j;
-    j["file"] = o.file;
+    j["file"] = data.path();
     j["op"] = o.op;
     j["mode"] = o.mode;
     j["dtype"] = to_string(data.type());
@@ -56,6 +62,10 @@ int run(const reduce_options& o) {
     j["bound"] = shortest_decimal(a.bound_upper);
     j["value"] = result.value();
     j["bits"] = result.hex();
+    if (!data.missing_values().empty()) {
+      j["missing_count"] = data.missing_count();
+      j["missing_skipped"] = data.missing_skipped();
+    }
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("%s\n%s\n", result.value().c_str(), result.hex().c_str());
@@ -68,7 +78,9 @@ int run(const reduce_options& o) {
 void add_reduce_command(CLI::App& app, int& status) {
   auto o = std::make_shared<reduce_options>();
   CLI::App* c = app.add_subcommand("reduce", "Reduce one file; print the value and its bits");
-  c->add_option("file", o->file, "Input file (.npy, raw binary with --dtype, or text)")->required();
+  c->add_option("file", o->file,
+                "Input: FILE (.npy, raw binary with --dtype, text) or FILE:VARIABLE (NetCDF, HDF5, safetensors)")
+      ->required();
   c->add_option("--op", o->op, "Operation (sum)")->check(CLI::IsMember({"sum"}));
   c->add_option("--mode", o->mode, "tree (default) or compensated")->check(option_names<detred::mode>());
   c->add_option("--backend", o->backend, "auto (default), cpu or cuda")->check(option_names<detred::backend>());

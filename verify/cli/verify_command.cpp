@@ -46,9 +46,11 @@ std::string fixed3(double x) { return fmt::format("{:.3g}", x); }
 // Prints the table for one file and returns its exit status.
 int report_text(const dataset& data, const std::vector<compute_path>& paths, const std::vector<mode_report>& modes) {
   const auto problem = cuda_problem();
-  std::printf("%s: %s, %s, n = %llu; %zu paths (%s ... %s)%s\n", data.path().c_str(), to_string(data.format()),
-              to_string(data.type()), static_cast<unsigned long long>(data.size()), paths.size(),
-              paths.front().label().c_str(), paths.back().label().c_str(), problem ? "; cuda: not available" : "");
+  const std::string missing = describe_missing(data);
+  std::printf("%s: %s, %s, n = %llu%s%s; %zu paths (%s ... %s)%s\n", data.path().c_str(), to_string(data.format()),
+              to_string(data.type()), static_cast<unsigned long long>(data.size()), missing.empty() ? "" : "; ",
+              missing.c_str(), paths.size(), paths.front().label().c_str(), paths.back().label().c_str(),
+              problem ? "; cuda: not available" : "");
   std::printf("%s\n", fmt::format("  {:<12} {:<25} {:<19} {:<15} {:>10} {:>10} {:>11}", "mode", "value", "bits",
                                   "backends equal", "error ulps", "bound", "error/bound")
                           .c_str());
@@ -98,6 +100,10 @@ nlohmann::ordered_json report_json(const dataset& data, const std::vector<mode_r
   f["format"] = to_string(data.format());
   f["dtype"] = to_string(data.type());
   f["n"] = data.size();
+  if (!data.missing_values().empty()) {
+    f["missing_count"] = data.missing_count();
+    f["missing_skipped"] = data.missing_skipped();
+  }
   const auto problem = cuda_problem();
   f["cuda"] = problem ? "not available: " + *problem : "compared";
   for (const mode_report& r : modes) {
@@ -131,7 +137,7 @@ int run(const verify_options& o) {
   const read_options ro = to_read_options(o.input);
   // Read (and check) every file before printing anything: bad input gives one line and no partial report.
   std::vector<dataset> inputs;
-  for (const std::string& file : o.files) inputs.push_back(read_dataset(file, ro));
+  for (const std::string& file : expand_input_names(o.files)) inputs.push_back(read_dataset(file, ro));
 
   std::vector<compute_path> paths = cpu_paths(threads);
   if (!cuda_problem()) paths.push_back({detred::backend::cuda, detred::isa::automatic, 0});
@@ -188,7 +194,7 @@ void add_verify_command(CLI::App& app, int& status) {
   auto o = std::make_shared<verify_options>();
   CLI::App* c = app.add_subcommand(
       "verify", "Compare every backend bit for bit and check the error against the exact sum and the bound");
-  c->add_option("files", o->files, "Input files")->required();
+  c->add_option("files", o->files, "Inputs: files, FILE:VARIABLE, directories, quoted patterns")->required();
   c->add_option("--threads", o->threads, "CPU thread counts to compare (default: 1,2,<hardware>)")->delimiter(',');
   c->add_flag("--json", o->json, "Print one JSON object");
   add_input_options(*c, o->input);

@@ -1,8 +1,10 @@
-// One input file, read in whichever format it has, exposed as a span of floats or doubles.
+// One input, read in whichever format it has, exposed as a span of floats or doubles.
 //
-// .npy and raw files are memory-mapped and their elements read in place (the data is never copied), except a
-// big-endian .npy file or one whose data is misaligned for its type, which is converted into memory. Text files
-// are parsed into memory.
+// An input is a whole file (.npy, raw, text) or a variable in a file (FILE:VARIABLE: a NetCDF or HDF5 variable, a
+// safetensors tensor). .npy, raw and safetensors files are memory-mapped and their elements read in place (the
+// data is never copied), except big-endian .npy files and data misaligned for its type, which are converted into
+// memory. Text files are parsed into memory. NetCDF and HDF5 variables are read block by block (whole chunks) into
+// one buffer: the variable must fit in memory.
 #pragma once
 
 #include <cstddef>
@@ -18,37 +20,57 @@
 
 namespace detred::verify {
 
-enum class file_format { automatic, npy, raw, text };
+enum class file_format { automatic, npy, raw, text, netcdf, hdf5, safetensors };
 const char* to_string(file_format f);
-/// "auto", "npy", "raw", "text"; nullopt otherwise.
+/// "auto", "npy", "raw", "text", "netcdf", "hdf5", "safetensors"; nullopt otherwise.
 std::optional<file_format> parse_file_format(const std::string& name);
 
 struct read_options {
   file_format format = file_format::automatic;
-  std::optional<dtype> type;  ///< required for raw files; for text files the default is float64
-  std::string column;         ///< text files only: the CSV column (index or name); empty = one number per line
+  std::optional<dtype> type{};  ///< required for raw files; for text files the default is float64
+  std::string column{};         ///< text files only: the CSV column (index or name); empty = one number per line
+  bool skip_missing = false;    ///< NetCDF and HDF5 variables: drop the elements equal to a fill or missing value
 };
 
 class dataset {
  public:
   using values_type = std::variant<std::span<const float>, std::span<const double>>;
 
+  /// The input as named: FILE or FILE:VARIABLE.
   const std::string& path() const { return path_; }
+  const std::string& file() const { return file_name_; }
+  /// The variable or tensor; empty for a whole file.
+  const std::string& variable() const { return variable_; }
   file_format format() const { return format_; }
   dtype type() const { return type_; }
   std::uint64_t size() const;
   values_type values() const { return values_; }
-  /// Every byte of the file, for its SHA-256.
-  std::span<const std::byte> file_bytes() const { return file_.bytes(); }
+  /// The bytes a golden file's SHA-256 covers: every byte of a whole file; for a variable or tensor, its elements
+  /// as reduced (little-endian, storage order, after --skip-missing).
+  std::span<const std::byte> digest_bytes() const;
+  /// The fill and missing values of a NetCDF or HDF5 variable (empty otherwise), the number of elements equal to
+  /// one of them, and whether they were dropped (read_options::skip_missing) or reduced as stored.
+  const std::vector<double>& missing_values() const { return missing_values_; }
+  std::uint64_t missing_count() const { return missing_count_; }
+  bool missing_skipped() const { return missing_skipped_; }
   /// True if the elements are read from the mapped file in place.
   bool mapped_in_place() const { return in_place_; }
 
  private:
   friend dataset read_dataset(const std::string& path, const read_options& options);
-  explicit dataset(mapped_file file) : file_(std::move(file)) {}
+  dataset() = default;
+  template <class T>
+  std::span<const std::byte> little_endian_bytes(std::span<const T> values);
 
   std::string path_;
-  mapped_file file_;
+  std::string file_name_;
+  std::string variable_;
+  std::optional<mapped_file> file_;
+  std::span<const std::byte> digest_;
+  std::vector<std::byte> digest_copy_;  // big-endian hosts only: the elements in little-endian order
+  std::vector<double> missing_values_;
+  std::uint64_t missing_count_ = 0;
+  bool missing_skipped_ = false;
   file_format format_ = file_format::npy;
   dtype type_ = dtype::float64;
   bool in_place_ = true;
@@ -57,8 +79,11 @@ class dataset {
   values_type values_;
 };
 
-/// Reads path. Format automatic: the .npy magic string means .npy; otherwise .txt, .csv and .tsv files are text and
-/// .npy files without the magic are an error; anything else is raw when a dtype is given. Throws input_error.
+/// Reads an input: FILE or FILE:VARIABLE (see input_spec.hpp). Format automatic: the .npy magic string means .npy;
+/// a NetCDF signature (or an HDF5 one in a .nc file) means NetCDF, an HDF5 signature (or a .h5/.hdf5 name) HDF5, a
+/// .safetensors name or layout safetensors; otherwise .txt, .csv and .tsv files are text and .npy files without
+/// the magic are an error; anything else is raw when a dtype is given. NetCDF, HDF5 and safetensors inputs must
+/// name a variable; the others must not. Throws input_error.
 dataset read_dataset(const std::string& path, const read_options& options);
 
 }  // namespace detred::verify

@@ -1,0 +1,50 @@
+// What detred check found for each recorded result, and its three renderings: text lines, JSON, JUnit XML.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+
+namespace detred::verify::cli {
+
+/// One result of one path, against the golden bits.
+struct path_outcome {
+  std::string path;  ///< compute_path::label()
+  result_bits got;
+  bool equal = true;
+};
+
+/// One recorded result (an input, an op, a mode) and what this machine computed for it.
+struct result_check {
+  std::string input;  ///< the input as read (FILE or FILE:VARIABLE, after --data-dir)
+  std::string op;
+  std::string mode;
+  result_bits golden;
+  std::vector<path_outcome> paths;  ///< empty when the data changed
+  std::string sha256_recorded;      ///< set, with sha256_now, when the data's SHA-256 differs
+  std::string sha256_now;
+  double seconds = 0;
+
+  bool data_changed() const { return !sha256_now.empty(); }
+  bool passed() const;
+  /// Empty when passed; otherwise which result changed and how, e.g. "sum tree on cpu/automatic: 0x... (1.5),
+  /// golden 0x... (1.4999999999999998): 1 ulp apart", after "the data changed: SHA-256 ...; " when it did.
+  std::string failure_message() const;
+};
+
+/// The distance between two results of the same type in units in the last place: the number of representable
+/// values from one to the other (+0 and -0 are one apart); nullopt when either is NaN.
+std::optional<std::uint64_t> ulps_apart(const result_bits& a, const result_bits& b);
+
+/// Parses "0x" + hex digits into the bits of a result of type t; nullopt when malformed.
+std::optional<result_bits> parse_bits(const std::string& hex, dtype t);
+
+nlohmann::ordered_json check_json(const std::vector<result_check>& checks);
+/// A JUnit XML document: one testsuite named after the golden file, one testcase per recorded result.
+std::string check_junit(const std::string& golden, const std::vector<result_check>& checks);
+
+}  // namespace detred::verify::cli
