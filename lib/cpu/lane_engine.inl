@@ -43,27 +43,68 @@ inline constexpr std::uint64_t registers_per_pass = [] {
   return budget < W / vector_lanes<T> ? budget : W / vector_lanes<T>;
 }();
 
-/// Lane j of a vector state as a scalar state. States are aggregates of values of one lane type (order/ops.hpp),
-/// so member m of lane j sits at byte m * sizeof(vec<T>) + j * sizeof(T).
-template <class Op>
-inline typename Op::state lane_of(const typename Op::template state_of<vec<typename Op::input>>& v, std::uint64_t j) {
+// States are aggregates of values of one lane type (order/ops.hpp): a vector state is `members` vectors, so member m
+// of lane j sits at byte m * sizeof(vector) + j * sizeof(T). The helpers below move lanes by that layout.
+
+/// A vector of `bytes` / sizeof(T) lanes.
+template <class T, std::uint64_t bytes>
+struct sized_vector {
+  typedef T type __attribute__((vector_size(bytes)));
+};
+
+/// Op's state over vectors of `bytes`.
+template <class Op, std::uint64_t bytes>
+using vector_state = typename Op::template state_of<typename sized_vector<typename Op::input, bytes>::type>;
+
+template <class Op, std::uint64_t bytes>
+inline constexpr std::uint64_t members = sizeof(vector_state<Op, bytes>) / bytes;
+
+/// Lane j of a vector state as a scalar state, and back.
+template <class Op, std::uint64_t bytes>
+inline typename Op::state get_lane(const vector_state<Op, bytes>& v, std::uint64_t j) {
   using T = typename Op::input;
-  using S = typename Op::state;
-  constexpr std::uint64_t members = sizeof(S) / sizeof(T);
-  static_assert(sizeof(S) == members * sizeof(T) && sizeof(v) == members * sizeof(vec<T>));
-  S s;
-  for (std::uint64_t m = 0; m < members; ++m) {
+  static_assert(sizeof(typename Op::state) == members<Op, bytes> * sizeof(T));
+  typename Op::state s;
+  for (std::uint64_t m = 0; m < members<Op, bytes>; ++m) {
     std::memcpy(reinterpret_cast<char*>(&s) + m * sizeof(T),
-                reinterpret_cast<const char*>(&v) + m * sizeof(vec<T>) + j * sizeof(T), sizeof(T));
+                reinterpret_cast<const char*>(&v) + m * bytes + j * sizeof(T), sizeof(T));
   }
   return s;
+}
+template <class Op, std::uint64_t bytes>
+inline void set_lane(vector_state<Op, bytes>& v, std::uint64_t j, const typename Op::state& s) {
+  using T = typename Op::input;
+  for (std::uint64_t m = 0; m < members<Op, bytes>; ++m) {
+    std::memcpy(reinterpret_cast<char*>(&v) + m * bytes + j * sizeof(T),
+                reinterpret_cast<const char*>(&s) + m * sizeof(T), sizeof(T));
+  }
+}
+
+/// The last levels of the halving lane tree, inside one register of lanes: at each level the low half of the
+/// register holds lanes j < h and the high half lanes j + h, so combining the halves as vectors is the level.
+/// Ends with the scalar state of lane 0.
+template <class Op, std::uint64_t bytes>
+inline typename Op::state fold_register(const vector_state<Op, bytes>& v) {
+  using T = typename Op::input;
+  if constexpr (bytes == 2 * sizeof(T)) {
+    return Op::combine(get_lane<Op, bytes>(v, 0), get_lane<Op, bytes>(v, 1));
+  } else {
+    constexpr std::uint64_t half = bytes / 2;
+    vector_state<Op, half> low;
+    vector_state<Op, half> high;
+    for (std::uint64_t m = 0; m < members<Op, bytes>; ++m) {
+      std::memcpy(reinterpret_cast<char*>(&low) + m * half, reinterpret_cast<const char*>(&v) + m * bytes, half);
+      std::memcpy(reinterpret_cast<char*>(&high) + m * half, reinterpret_cast<const char*>(&v) + m * bytes + half,
+                  half);
+    }
+    return fold_register<Op, half>(Op::combine(low, high));
+  }
 }
 
 /// The state of one leaf x[0..count), count <= L, of the leaf shape `shape` (the canonical one in the library).
 template <class Op, order::leaf_shape shape = order::shape_of<typename Op::input>>
 inline typename Op::state leaf(const typename Op::input* x, std::uint64_t count) {
   using T = typename Op::input;
-  using S = typename Op::state;
   using VS = typename Op::template state_of<vec<T>>;
   constexpr std::uint64_t W = shape.lanes;
   constexpr std::uint64_t VL = vector_lanes<T>;
@@ -80,32 +121,19 @@ inline typename Op::state leaf(const typename Op::input* x, std::uint64_t count)
     for (std::uint64_t k = 0; k < full_rows; ++k, row += W) {
 #pragma GCC unroll 16
       for (std::uint64_t r = 0; r < R; ++r) acc[r] = Op::accumulate(acc[r], load(row + r * VL));
-#ifdef DETRED_PREFETCH_BYTES
-#pragma GCC unroll 16
-      for (std::uint64_t r = 0; r < R * VL * sizeof(T); r += 64) {
-        __builtin_prefetch(reinterpret_cast<const char*>(row) + DETRED_PREFETCH_BYTES + r);
-      }
-#endif
     }
 #pragma GCC unroll 16
     for (std::uint64_t r = 0; r < R; ++r) regs[g + r] = acc[r];
   }
-
+  // A ragged last row (the last leaf only): lanes past its end have one element fewer.
   const std::uint64_t tail = count - full_rows * W;
-  if (tail == 0) {
-    order::fold_lanes<Op>(regs, W, VL);
-    S first[VL];
-#pragma GCC unroll 16
-    for (std::uint64_t j = 0; j < VL; ++j) first[j] = lane_of<Op>(regs[0], j);
-    order::fold_lanes<Op>(first, VL);
-    return first[0];
+  for (std::uint64_t j = 0; j < tail; ++j) {
+    set_lane<Op, vector_bytes>(regs[j / VL], j % VL,
+                               Op::accumulate(get_lane<Op, vector_bytes>(regs[j / VL], j % VL), x[full_rows * W + j]));
   }
-  // A ragged last row (the last leaf only): lanes past its end have one element fewer. Scalar from here.
-  S lane[W];
-  for (std::uint64_t j = 0; j < W; ++j) lane[j] = lane_of<Op>(regs[j / VL], j % VL);
-  for (std::uint64_t j = 0; j < tail; ++j) lane[j] = Op::accumulate(lane[j], x[full_rows * W + j]);
-  order::fold_lanes<Op>(lane, W);
-  return lane[0];
+  // The lane tree: whole registers while h >= VL, then the halves of the first register.
+  order::fold_lanes<Op>(regs, W, VL);
+  return fold_register<Op, vector_bytes>(regs[0]);
 }
 
 /// Leaves per group: aligned groups of 8 full leaves are perfect subtrees of the leaf tree, folded pairwise and
