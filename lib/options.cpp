@@ -28,6 +28,8 @@ const char* to_string(isa i) {
       return "avx2";
     case isa::avx512:
       return "avx512";
+    case isa::neon:
+      return "neon";
   }
   return "unknown";
 }

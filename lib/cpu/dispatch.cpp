@@ -29,10 +29,11 @@ isa from_environment() {
   const char* value = std::getenv("DETRED_ISA");
   if (value == nullptr || *value == '\0') return isa::automatic;
   const std::string_view name(value);
-  for (isa i : {isa::automatic, isa::baseline, isa::avx2, isa::avx512}) {
+  for (isa i : {isa::automatic, isa::baseline, isa::avx2, isa::avx512, isa::neon}) {
     if (name == to_string(i)) return i;
   }
-  throw error("DETRED_ISA=" + std::string(name) + " is not an instruction set (expected baseline, avx2 or avx512)");
+  throw error("DETRED_ISA=" + std::string(name) +
+              " is not an instruction set (expected baseline, avx2, avx512 or neon)");
 }
 
 }  // namespace
@@ -45,6 +46,9 @@ bool isa_supported(isa i) {
     case isa::avx2:
     case isa::avx512:
       return cpu_has(i);
+    case isa::neon:
+      // Built only for AArch64, where Advanced SIMD is mandatory: built means supported.
+      return DETRED_HAVE_NEON_KERNELS != 0;
   }
   return false;
 }
@@ -65,7 +69,7 @@ isa automatic_choice() {
   static const isa choice = [] {
     const isa from_env = from_environment();
     if (from_env != isa::automatic) return checked(from_env);
-    for (isa best : {isa::avx512, isa::avx2}) {
+    for (isa best : {isa::avx512, isa::avx2, isa::neon}) {
       if (isa_supported(best)) return best;
     }
     return isa::baseline;
@@ -82,6 +86,7 @@ isa resolved_isa(isa requested) {
     case isa::baseline:
     case isa::avx2:
     case isa::avx512:
+    case isa::neon:
       return checked(requested);
   }
   throw error("unknown isa " + std::to_string(static_cast<int>(requested)));
@@ -96,6 +101,10 @@ const kernel_table& kernels_for(isa resolved) {
       return avx512_kernels;
     case isa::avx2:
       return avx2_kernels;
+#endif
+#if DETRED_HAVE_NEON_KERNELS
+    case isa::neon:
+      return neon_kernels;
 #endif
     default:
       return baseline_kernels;

@@ -78,7 +78,7 @@ std::string compute_path::label() const {
 
 std::vector<compute_path> cpu_paths(const std::vector<int>& thread_counts) {
   std::vector<compute_path> out;
-  for (detred::isa i : {detred::isa::baseline, detred::isa::avx2, detred::isa::avx512}) {
+  for (detred::isa i : {detred::isa::baseline, detred::isa::avx2, detred::isa::avx512, detred::isa::neon}) {
     if (!detred::isa_supported(i)) continue;
     for (int t : thread_counts) out.push_back({detred::backend::cpu, i, t});
   }

@@ -29,6 +29,7 @@ detred::isa parse_isa(const std::string& name) {
   if (name == "baseline") return detred::isa::baseline;
   if (name == "avx2") return detred::isa::avx2;
   if (name == "avx512") return detred::isa::avx512;
+  if (name == "neon") return detred::isa::neon;
   return detred::isa::automatic;
 }
 
@@ -75,8 +76,8 @@ void add_reduce_command(CLI::App& app, int& status) {
   c->add_option("--op", o->op, "Operation (sum)")->check(CLI::IsMember({"sum"}));
   c->add_option("--mode", o->mode, "tree (default) or compensated")->check(CLI::IsMember({"tree", "compensated"}));
   c->add_option("--backend", o->backend, "auto (default), cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-  c->add_option("--isa", o->isa, "CPU instruction set: auto (default), baseline, avx2, avx512")
-      ->check(CLI::IsMember({"auto", "baseline", "avx2", "avx512"}));
+  c->add_option("--isa", o->isa, "CPU instruction set: auto (default), baseline, avx2, avx512, neon")
+      ->check(CLI::IsMember({"auto", "baseline", "avx2", "avx512", "neon"}));
   c->add_option("--threads", o->threads, "CPU threads (0: library default); the bits never depend on it")
       ->check(CLI::NonNegativeNumber);
   c->add_flag("--json", o->json, "Print one JSON object");
