@@ -38,10 +38,41 @@ std::vector<std::uint64_t> boundary_sizes() {
 TYPED_TEST(Invariance, PathsPrintedForTheLog) {
   std::string names;
   for (isa i : supported_isas()) names += std::string(to_string(i)) + " ";
+  std::string skipped;
+  for (isa i : unsupported_isas()) skipped += std::string(to_string(i)) + " ";
   std::cout << "[ paths    ] instruction sets on this machine: " << names << "; automatic resolves to "
             << to_string(resolved_isa(isa::automatic)) << "\n";
+  std::cout << "[ paths    ] skipped (not on this machine or not in this build): " << skipped << "\n";
   EXPECT_FALSE(supported_isas().empty());
 }
+
+// One test per instruction set, so the ctest log lists each one as passed or skipped (the x86 sets on aarch64, neon
+// on x86-64). Every other test of this file runs all supported sets in each comparison.
+class EveryIsa : public ::testing::TestWithParam<isa> {};
+
+TEST_P(EveryIsa, MatchesTheReferenceOrIsSkipped) {
+  const isa i = GetParam();
+  if (!isa_supported(i)) GTEST_SKIP() << to_string(i) << " is not available on this machine or in this build";
+  for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{1000}, std::uint64_t{100003}}) {
+    const std::vector<double> d = generate<double>(values::dynamic_range, n, 6000 + n);
+    const std::vector<float> f = generate<float>(values::dynamic_range, n, 6000 + n);
+    for (mode m : {mode::tree, mode::compensated}) {
+      for (int t : {1, 3}) {
+        EXPECT_EQ(bits(detred::sum(std::span<const double>(d), {.mode = m, .threads = t, .isa = i})),
+                  bits(reference::sum(std::span<const double>(d), m)))
+            << to_string(i) << " double n=" << n << " mode=" << to_string(m) << " threads=" << t;
+        EXPECT_EQ(bits(detred::sum(std::span<const float>(f), {.mode = m, .threads = t, .isa = i})),
+                  bits(reference::sum(std::span<const float>(f), m)))
+            << to_string(i) << " float n=" << n << " mode=" << to_string(m) << " threads=" << t;
+        comparisons() += 2;
+      }
+    }
+  }
+}
+
+std::string isa_name(const ::testing::TestParamInfo<isa>& p) { return to_string(p.param); }
+
+INSTANTIATE_TEST_SUITE_P(Isa, EveryIsa, ::testing::ValuesIn(all_isas()), isa_name);
 
 TYPED_TEST(Invariance, BoundarySizes) {
   using T = TypeParam;

@@ -15,11 +15,23 @@
 
 namespace detred::testing {
 
+/// Every instruction set detred has a kernel for, on some architecture.
+inline std::vector<isa> all_isas() { return {isa::baseline, isa::avx2, isa::avx512, isa::neon}; }
+
 /// The instruction sets this build and CPU support; the tests print them so a log says which paths ran.
 inline std::vector<isa> supported_isas() {
   std::vector<isa> out;
-  for (isa i : {isa::baseline, isa::avx2, isa::avx512}) {
+  for (isa i : all_isas()) {
     if (isa_supported(i)) out.push_back(i);
+  }
+  return out;
+}
+
+/// The others (the x86 ones on aarch64, neon on x86-64): skipped, and the tests say so.
+inline std::vector<isa> unsupported_isas() {
+  std::vector<isa> out;
+  for (isa i : all_isas()) {
+    if (!isa_supported(i)) out.push_back(i);
   }
   return out;
 }
