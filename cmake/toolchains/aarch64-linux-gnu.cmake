@@ -10,8 +10,10 @@ set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 
-# ctest and gtest_discover_tests run every test binary through qemu; -L points it at the cross C library's dynamic
-# loader (libc6-arm64-cross), the arm64 libraries of multiarch are found in /usr/lib/aarch64-linux-gnu.
+# ctest and gtest_discover_tests run every test binary through qemu. -L gives it the dynamic loader of the cross C
+# library (libc6-arm64-cross), LD_LIBRARY_PATH the libc, libstdc++ and libgomp of the same packages: the multiarch
+# -dev packages install another build of glibc (libc6:arm64) in /usr/lib/aarch64-linux-gnu, and that libc with the
+# cross loader hangs at the first thread start. MPFR, GMP, fmt and OpenSSL come from /usr/lib/aarch64-linux-gnu.
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/aarch64-linux-gnu/lib)
 
 # Libraries and headers: the cross toolchain's own tree and Debian's multiarch paths for arm64 (both searched by the
