@@ -70,6 +70,49 @@ TEST(Api, EnvironmentVariableForcesAnIsa) {
       ::testing::ExitedWithCode(0), "");
 }
 
+// DETRED_ISA=neon is a known name everywhere: it runs the NEON lanes on aarch64 and is refused as unsupported
+// elsewhere (not as an unknown name).
+TEST(Api, EnvironmentVariableNamesNeon) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::vector<double> v = {1.0, 2.0};
+  EXPECT_EXIT(
+      {
+        setenv("DETRED_ISA", "neon", 1);
+        bool ok = false;
+        try {
+          ok = resolved_isa(isa::automatic) == isa::neon && detred::sum(v) == 3.0 && isa_supported(isa::neon);
+        } catch (const detred::error& e) {
+          ok = !isa_supported(isa::neon) &&
+               std::string(e.what()).find("instruction set neon is not supported") != std::string::npos;
+        }
+        std::exit(ok ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// NEON is mandatory on AArch64, so a build for it always has the NEON lanes; x86-64 builds never do.
+TEST(Api, NeonExactlyOnAarch64) {
+  EXPECT_STREQ(to_string(isa::neon), "neon");
+#if defined(__aarch64__)
+  EXPECT_TRUE(isa_supported(isa::neon));
+  EXPECT_FALSE(isa_supported(isa::avx2));
+  EXPECT_FALSE(isa_supported(isa::avx512));
+  if (std::getenv("DETRED_ISA") == nullptr) {
+    EXPECT_EQ(resolved_isa(isa::automatic), isa::neon);
+  }
+#else
+  EXPECT_FALSE(isa_supported(isa::neon));
+  const std::vector<double> v = {1.0};
+  try {
+    (void)detred::sum(v, {.isa = isa::neon});
+    FAIL() << "no exception";
+  } catch (const detred::error& e) {
+    EXPECT_NE(std::string(e.what()).find("neon is not supported"), std::string::npos) << e.what();
+  }
+#endif
+  EXPECT_TRUE(isa_supported(isa::baseline));
+}
+
 TEST(Api, EnvironmentVariableWithAnUnknownNameIsRejectedOnEveryCall) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const std::vector<double> v = {1.0};

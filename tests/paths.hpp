@@ -16,6 +16,18 @@
 
 namespace detred::testing {
 
+/// Every instruction set detred has a kernel for, on some architecture.
+inline std::vector<isa> all_isas() { return {isa::baseline, isa::avx2, isa::avx512, isa::neon}; }
+
+/// The others (the x86 ones on aarch64, neon on x86-64): skipped, and the tests say so.
+inline std::vector<isa> unsupported_isas() {
+  std::vector<isa> out;
+  for (isa i : all_isas()) {
+    if (!isa_supported(i)) out.push_back(i);
+  }
+  return out;
+}
+
 inline const std::vector<int>& thread_counts() {
   static const std::vector<int> counts = {1, 2, 3, 4, 7, 16, 64};
   return counts;

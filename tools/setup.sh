@@ -1,7 +1,20 @@
 #!/usr/bin/env bash
 # Installs every Debian package detred needs to build, test and benchmark.
 # Idempotent: packages already present are skipped and nothing is printed for them.
+#   --cross-aarch64   also the aarch64 cross build (docs/arm.md): Debian's cross compiler, qemu-user, and the
+#                     verify tool's libraries for arm64 (enables the arm64 architecture in dpkg: multiarch)
 set -euo pipefail
+
+cross_aarch64=0
+for arg in "$@"; do
+  case $arg in
+    --cross-aarch64) cross_aarch64=1 ;;
+    *)
+      echo "usage: $0 [--cross-aarch64]" >&2
+      exit 2
+      ;;
+  esac
+done
 
 packages=(
   build-essential       # g++ (C++20), make
@@ -26,6 +39,19 @@ packages=(
   clang-format          # formatting check
 )
 
+# Only with --cross-aarch64. GoogleTest for arm64 is built from the sources libgtest-dev ships (/usr/src/googletest);
+# CLI11 and nlohmann-json are header-only and shared with the native build.
+if ((cross_aarch64)); then
+  packages+=(
+    g++-aarch64-linux-gnu   # the cross compiler, its C/C++ libraries and libgomp for arm64
+    qemu-user               # qemu-aarch64: runs the arm64 tests and the verify tool
+    libmpfr-dev:arm64       # the verify tool's oracle, for arm64 (multiarch)
+    libgmp-dev:arm64
+    libfmt-dev:arm64
+    libssl-dev:arm64
+  )
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -33,9 +59,15 @@ for p in "${packages[@]}"; do
   fi
 done
 
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+
+if ((cross_aarch64)) && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  echo "setup: enabling the arm64 architecture (multiarch) for the cross build"
+  "${sudo_cmd[@]}" dpkg --add-architecture arm64
+fi
+
 if ((${#missing[@]})); then
-  sudo_cmd=()
-  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
   echo "setup: installing ${missing[*]}"
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

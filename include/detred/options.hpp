@@ -16,12 +16,13 @@ enum class mode {
 
 /// Which CPU instruction set runs the lanes. Every choice gives the same bits; forcing one is for tests and for
 /// chasing problems. `automatic` takes the best the CPU supports, unless the environment variable DETRED_ISA
-/// (baseline, avx2, avx512) names one; it is read once per process, at the first call that needs it.
+/// (baseline, avx2, avx512, neon) names one; it is read once per process, at the first call that needs it.
 enum class isa {
   automatic,
   baseline,  ///< x86-64 baseline (SSE2) or the target's portable code
   avx2,
   avx512,
+  neon,  ///< AArch64 Advanced SIMD (128-bit vectors); every AArch64 CPU has it
 };
 
 /// Where a reduction runs. Every backend gives the same bits.

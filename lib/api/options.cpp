@@ -17,7 +17,7 @@ struct values_of<mode> {
 };
 template <>
 struct values_of<isa> {
-  static constexpr std::array list = {isa::automatic, isa::baseline, isa::avx2, isa::avx512};
+  static constexpr std::array list = {isa::automatic, isa::baseline, isa::avx2, isa::avx512, isa::neon};
 };
 template <>
 struct values_of<backend> {
@@ -76,6 +76,8 @@ const char* to_string(isa i) {
       return "avx2";
     case isa::avx512:
       return "avx512";
+    case isa::neon:
+      return "neon";
   }
   return "unknown";
 }

@@ -46,7 +46,7 @@ isa automatic_choice() {
   static const isa choice = [] {
     const isa from_env = from_environment();
     if (from_env != isa::automatic) return checked(from_env);
-    for (isa best : {isa::avx512, isa::avx2}) {
+    for (isa best : {isa::avx512, isa::avx2, isa::neon}) {
       if (isa_supported(best)) return best;
     }
     return isa::baseline;
@@ -64,13 +64,16 @@ bool isa_supported(isa i) {
     case isa::avx2:
     case isa::avx512:
       return cpu_has(i);
+    case isa::neon:
+      // Built only for AArch64, where Advanced SIMD is mandatory: built means supported.
+      return DETRED_HAVE_NEON_KERNELS != 0;
   }
   return false;
 }
 
 std::vector<isa> supported_isas() {
   std::vector<isa> out;
-  for (isa i : {isa::baseline, isa::avx2, isa::avx512}) {
+  for (isa i : {isa::baseline, isa::avx2, isa::avx512, isa::neon}) {
     if (isa_supported(i)) out.push_back(i);
   }
   return out;
@@ -87,6 +90,7 @@ isa resolve(isa requested) {
     case isa::baseline:
     case isa::avx2:
     case isa::avx512:
+    case isa::neon:
       return checked(requested);
   }
   throw error("unknown isa " + std::to_string(static_cast<int>(requested)));
@@ -99,6 +103,10 @@ const kernel_table& kernels_for(isa resolved) {
       return avx512_kernels;
     case isa::avx2:
       return avx2_kernels;
+#endif
+#if DETRED_HAVE_NEON_KERNELS
+    case isa::neon:
+      return neon_kernels;
 #endif
     default:
       return baseline_kernels;

@@ -50,5 +50,8 @@ extern const kernel_table baseline_kernels;
 extern const kernel_table avx2_kernels;
 extern const kernel_table avx512_kernels;
 #endif
+#if DETRED_HAVE_NEON_KERNELS
+extern const kernel_table neon_kernels;
+#endif
 
 }  // namespace detred::cpu

@@ -43,11 +43,21 @@ void fill(distribution d, std::uint64_t seed, std::uint64_t index, std::span<T> 
         e = static_cast<T>(s - 6.0);
       }
       break;
+    // The random draws of one element are sequenced by hand (mantissa, exponent, then sign), never left to the
+    // order in which a call's arguments are evaluated: that order is unspecified, GCC takes them right to left on
+    // x86-64 and left to right on aarch64, and this one keeps the files x86-64 builds have always generated.
     case distribution::dynamic_range:
-      for (auto& e : x) e = make_float<T>(r.next() & 1, bias - bias / 2 + r.below(bias), r.next());
+      for (auto& e : x) {
+        const std::uint64_t mantissa = r.next();
+        const std::uint64_t exponent = bias - bias / 2 + r.below(bias);
+        e = make_float<T>(r.next() & 1, exponent, mantissa);
+      }
       break;
     case distribution::subnormal:
-      for (auto& e : x) e = make_float<T>(r.next() & 1, 0, r.next());
+      for (auto& e : x) {
+        const std::uint64_t mantissa = r.next();
+        e = make_float<T>(r.next() & 1, 0, mantissa);
+      }
       break;
     case distribution::ill_conditioned: {
       // Small terms, and on a quarter of the even positions a pair (big, -big); then a Fisher-Yates shuffle of the
@@ -55,7 +65,9 @@ void fill(distribution d, std::uint64_t seed, std::uint64_t index, std::span<T> 
       for (auto& e : x) e = (r.template unit<T>() * 2 - 1) * T(1e-6);
       for (std::size_t k = 0; k + 1 < x.size(); k += 2) {
         if (r.below(4) != 0) continue;
-        const T big = make_float<T>(r.next() & 1, bias + 10 + r.below(20), r.next());
+        const std::uint64_t mantissa = r.next();
+        const std::uint64_t exponent = bias + 10 + r.below(20);
+        const T big = make_float<T>(r.next() & 1, exponent, mantissa);
         x[k] = big;
         x[k + 1] = -big;
       }
