@@ -138,9 +138,7 @@ class netcdf_variable final : public variable_reader {
       rows_per_chunk = chunks[0];
     }
     rows_ = rows_per_block(shape_, rows_per_chunk, item_size(type_), block_bytes);
-    std::uint64_t row = 1;
-    for (std::size_t d = 1; d < shape_.size(); ++d) row *= shape_[d];
-    block_ = std::max<std::uint64_t>(shape_.empty() ? 1 : rows_ * row, 1);
+    block_ = elements_in_rows(shape_, rows_);
     read_missing();
   }
 

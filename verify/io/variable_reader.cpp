@@ -32,4 +32,11 @@ std::uint64_t rows_per_block(const std::vector<std::uint64_t>& shape, std::uint6
   return std::min(chunk_rows * factor, std::max<std::uint64_t>(shape[0], 1));
 }
 
+std::uint64_t elements_in_rows(const std::vector<std::uint64_t>& shape, std::uint64_t rows) {
+  if (shape.empty()) return 1;
+  std::uint64_t row = 1;
+  for (std::size_t d = 1; d < shape.size(); ++d) row *= shape[d];
+  return std::max<std::uint64_t>(rows * row, 1);
+}
+
 }  // namespace detred::verify

@@ -44,4 +44,7 @@ inline constexpr std::uint64_t default_block_bytes = std::uint64_t{16} << 20;
 std::uint64_t rows_per_block(const std::vector<std::uint64_t>& shape, std::uint64_t rows_per_chunk,
                              std::size_t item_bytes, std::uint64_t target_bytes = default_block_bytes);
 
+/// Elements in a block of `rows` whole rows along the first dimension (at least 1; 1 for a scalar).
+std::uint64_t elements_in_rows(const std::vector<std::uint64_t>& shape, std::uint64_t rows);
+
 }  // namespace detred::verify
