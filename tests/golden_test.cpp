@@ -1,6 +1,6 @@
-// Frozen golden vectors: inputs from our own PRNG (tests/test_data.hpp) and the result bits of order version 1,
-// checked in. Any change to which additions the order performs changes some of these bits, and this test fails
-// until order_version is bumped and the table regenerated:
+// Frozen golden vectors: inputs from our own PRNG (lib/generators/value_classes.hpp) and the result bits of order
+// version 1, checked in. Any change to which additions the order performs changes some of these bits, and this test
+// fails until order_version is bumped and the table regenerated:
 //   DETRED_PRINT_GOLDEN=1 ./golden_test --gtest_filter='*Print*'
 #include <cinttypes>
 #include <cstdint>
