@@ -2,8 +2,11 @@
 // message, the order's constants and bounds are what the docs state, and 64-bit sizes work.
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -142,6 +145,54 @@ TEST(Api, CudaBackendWithoutAGpuSaysWhy) {
     FAIL() << "no exception";
   } catch (const detred::error& e) {
     EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos) << e.what();
+  }
+}
+
+// Every name to_string gives parses back to its value; "auto" names automatic for isa and backend; anything else,
+// including other spellings, is refused; names<E>() lists exactly what parses.
+template <class E>
+void expect_names_round_trip(std::initializer_list<E> all) {
+  for (E value : all) {
+    const std::optional<E> parsed = parse<E>(to_string(value));
+    ASSERT_TRUE(parsed.has_value()) << to_string(value);
+    EXPECT_EQ(*parsed, value);
+    EXPECT_NE(names<E>().find(to_string(value)), std::string::npos) << names<E>();
+  }
+  EXPECT_FALSE(parse<E>("").has_value());
+  EXPECT_FALSE(parse<E>("Tree").has_value());
+  EXPECT_FALSE(parse<E>("cuda ").has_value());
+}
+
+TEST(Api, OptionNamesParseBackAndNothingElseDoes) {
+  expect_names_round_trip({mode::tree, mode::compensated});
+  expect_names_round_trip({isa::automatic, isa::baseline, isa::avx2, isa::avx512, isa::neon});
+  expect_names_round_trip({backend::automatic, backend::cpu, backend::cuda});
+  EXPECT_EQ(parse<isa>("auto"), isa::automatic);
+  EXPECT_EQ(parse<backend>("auto"), backend::automatic);
+  EXPECT_FALSE(parse<mode>("auto").has_value());
+  EXPECT_EQ(names<mode>(), "tree or compensated");
+  EXPECT_EQ(names<backend>(), "automatic, cpu or cuda");
+}
+
+// supported_isas() lists the concrete instruction sets isa_supported() accepts, baseline first, and each gives the
+// reference's bits.
+TEST(Api, SupportedIsasAreTheConcreteOnesThisCpuRuns) {
+  const std::vector<isa> supported = supported_isas();
+  ASSERT_FALSE(supported.empty());
+  EXPECT_EQ(supported.front(), isa::baseline);
+  for (isa i : {isa::baseline, isa::avx2, isa::avx512, isa::neon}) {
+    const bool listed = std::find(supported.begin(), supported.end(), i) != supported.end();
+    EXPECT_EQ(listed, isa_supported(i)) << to_string(i);
+  }
+  EXPECT_EQ(std::find(supported.begin(), supported.end(), isa::automatic), supported.end());
+}
+
+// A device failure is a detred::error too, so callers that catch the base type keep working.
+TEST(Api, DeviceErrorIsADetredError) {
+  try {
+    throw detred::device_error("CUDA cudaMalloc failed: cudaErrorMemoryAllocation");
+  } catch (const detred::error& e) {
+    EXPECT_STREQ(e.what(), "detred: CUDA cudaMalloc failed: cudaErrorMemoryAllocation");
   }
 }
 

@@ -66,21 +66,15 @@ const char* to_string(backend b);
 /// text. Exact and case-sensitive. E is mode, isa or backend.
 template <class E>
 std::optional<E> parse(std::string_view name);
-template <>
-std::optional<mode> parse<mode>(std::string_view name);
-template <>
-std::optional<isa> parse<isa>(std::string_view name);
-template <>
-std::optional<backend> parse<backend>(std::string_view name);
+extern template std::optional<mode> parse<mode>(std::string_view name);
+extern template std::optional<isa> parse<isa>(std::string_view name);
+extern template std::optional<backend> parse<backend>(std::string_view name);
 
 /// Every name parse<E> accepts, for messages and help texts: "tree or compensated".
 template <class E>
 std::string names();
-template <>
-std::string names<mode>();
-template <>
-std::string names<isa>();
-template <>
-std::string names<backend>();
+extern template std::string names<mode>();
+extern template std::string names<isa>();
+extern template std::string names<backend>();
 
 }  // namespace detred

@@ -1,7 +1,9 @@
 // Names, parsing and validation of the public options. Each enum's values are listed once, in values_of<E>.
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "detred/options.hpp"
 #include "validate.hpp"
@@ -30,28 +32,6 @@ bool is_known(E value) {
     if (known == value) return true;
   }
   return false;
-}
-
-template <class E>
-std::optional<E> parse_any(std::string_view name) {
-  for (E value : values_of<E>::list) {
-    if (name == to_string(value)) return value;
-  }
-  if constexpr (!std::is_same_v<E, mode>) {
-    if (name == "auto") return E::automatic;
-  }
-  return std::nullopt;
-}
-
-template <class E>
-std::string names_any() {
-  std::string out;
-  const auto& list = values_of<E>::list;
-  for (std::size_t k = 0; k < list.size(); ++k) {
-    if (k > 0) out += k + 1 == list.size() ? " or " : ", ";
-    out += to_string(list[k]);
-  }
-  return out;
 }
 
 }  // namespace
@@ -94,31 +74,34 @@ const char* to_string(backend b) {
   return "unknown";
 }
 
-template <>
-std::optional<mode> parse<mode>(std::string_view name) {
-  return parse_any<mode>(name);
-}
-template <>
-std::optional<isa> parse<isa>(std::string_view name) {
-  return parse_any<isa>(name);
-}
-template <>
-std::optional<backend> parse<backend>(std::string_view name) {
-  return parse_any<backend>(name);
+template <class E>
+std::optional<E> parse(std::string_view name) {
+  for (E value : values_of<E>::list) {
+    if (name == to_string(value)) return value;
+  }
+  if constexpr (!std::is_same_v<E, mode>) {
+    if (name == "auto") return E::automatic;
+  }
+  return std::nullopt;
 }
 
-template <>
-std::string names<mode>() {
-  return names_any<mode>();
+template <class E>
+std::string names() {
+  std::string out;
+  const auto& list = values_of<E>::list;
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    if (k > 0) out += k + 1 == list.size() ? " or " : ", ";
+    out += to_string(list[k]);
+  }
+  return out;
 }
-template <>
-std::string names<isa>() {
-  return names_any<isa>();
-}
-template <>
-std::string names<backend>() {
-  return names_any<backend>();
-}
+
+template std::optional<mode> parse<mode>(std::string_view name);
+template std::optional<isa> parse<isa>(std::string_view name);
+template std::optional<backend> parse<backend>(std::string_view name);
+template std::string names<mode>();
+template std::string names<isa>();
+template std::string names<backend>();
 
 mode validated(mode m) {
   if (!is_known(m)) {

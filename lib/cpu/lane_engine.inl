@@ -7,21 +7,17 @@
 // Lanes are GCC/Clang vector-extension values: each vector element is one lane of the canonical order, and the
 // operator's accumulate and combine, applied to vector states, are element-wise IEEE operations, so nothing is
 // reassociated and no horizontal instruction appears. The lane tree runs order::fold_lanes on whole registers while
-// h >= a register's width, then on the first register's lanes as scalars.
+// h >= a register's width, then combines the halves of the first register (fold_register).
 
-template <class T>
-struct vector_of;
-template <>
-struct vector_of<double> {
-  typedef double type __attribute__((vector_size(vector_bytes)));
-};
-template <>
-struct vector_of<float> {
-  typedef float type __attribute__((vector_size(vector_bytes)));
+/// A vector of `bytes` / sizeof(T) lanes.
+template <class T, std::uint64_t bytes>
+struct sized_vector {
+  typedef T type __attribute__((vector_size(bytes)));
 };
 
+/// A full register of lanes.
 template <class T>
-using vec = typename vector_of<T>::type;
+using vec = typename sized_vector<T, vector_bytes>::type;
 
 template <class T>
 inline constexpr std::uint64_t vector_lanes = vector_bytes / sizeof(T);
@@ -45,12 +41,6 @@ inline constexpr std::uint64_t registers_per_pass = [] {
 
 // States are aggregates of values of one lane type (order/ops.hpp): a vector state is `members` vectors, so member m
 // of lane j sits at byte m * sizeof(vector) + j * sizeof(T). The helpers below move lanes by that layout.
-
-/// A vector of `bytes` / sizeof(T) lanes.
-template <class T, std::uint64_t bytes>
-struct sized_vector {
-  typedef T type __attribute__((vector_size(bytes)));
-};
 
 /// Op's state over vectors of `bytes`.
 template <class Op, std::uint64_t bytes>

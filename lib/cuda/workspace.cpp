@@ -30,10 +30,12 @@ void free_device(void* p) {
 workspace::state::state(int dev) : device(dev) {
   try {
     check(cudaMalloc(&partials, initial_partial_bytes), "cudaMalloc (workspace partials)");
+    ++allocations;
     partial_bytes = initial_partial_bytes;
     check(cudaMalloc(&result, slot_bytes), "cudaMalloc (workspace result)");
+    ++allocations;
     check(cudaMallocHost(&host_result, slot_bytes), "cudaMallocHost (workspace result)");
-    allocations = 3;
+    ++allocations;
   } catch (...) {
     free_device(partials);
     free_device(result);

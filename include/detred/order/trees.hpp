@@ -19,7 +19,7 @@ inline namespace DETRED_ORDER_ABI {
 template <class Op, class S>
 DETRED_HOST_DEVICE constexpr void fold_lanes(S* values, std::uint64_t width, std::uint64_t per_value = 1) {
   DETRED_UNROLL
-  for (std::uint64_t h = width / 2; h >= per_value && h >= 1; h /= 2) {
+  for (std::uint64_t h = width / 2; h >= per_value; h /= 2) {
     DETRED_UNROLL
     for (std::uint64_t j = 0; j < h; j += per_value) {
       values[j / per_value] = Op::combine(values[j / per_value], values[(j + h) / per_value]);
