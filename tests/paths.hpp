@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "api/sum_operators.hpp"
+#include "api/operators.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "detred/detred.hpp"
 #include "test_data.hpp"

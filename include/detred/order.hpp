@@ -9,14 +9,24 @@
 //
 // detred/order/shape.hpp     W, L, D(n)
 // detred/order/arithmetic.hpp identity, canonical NaN, TwoSum (scalar or SIMD)
-// detred/order/ops.hpp       the reduction_op concept and the operators (sum in tree and compensated mode)
+// detred/order/lane_values.hpp widening of stored elements, |x|, fma, the total order of min and max
+// detred/order/accumulation.hpp tree and compensated mode as accumulation policies
+// detred/order/ops.hpp       the reduction_op concept, node helpers, and the sum-like operators (sum, dot, asum)
+// detred/order/nrm2.hpp, selection_ops.hpp, moments.hpp, integer_sum.hpp   nrm2, min/max/argmin/argmax, stats,
+//                            exact integer sums
 // detred/order/trees.hpp     the lane tree, the pairwise fold, the left-perfect leaf tree
 //
 // Every backend (the scalar reference, the SIMD paths, the OpenMP driver, the CUDA kernels) calls these; none
 // re-derives the order. docs/canonical-order.md states the same order in prose, with the reasons.
 #pragma once
 
+#include "detred/order/accumulation.hpp"
 #include "detred/order/arithmetic.hpp"
+#include "detred/order/integer_sum.hpp"
+#include "detred/order/lane_values.hpp"
+#include "detred/order/moments.hpp"
+#include "detred/order/nrm2.hpp"
 #include "detred/order/ops.hpp"
+#include "detred/order/selection_ops.hpp"
 #include "detred/order/shape.hpp"
 #include "detred/order/trees.hpp"

@@ -1,26 +1,36 @@
-// The front door of detred::sum: validate the options, then route to a backend. Nothing else happens here.
+// detred::sum for every element type: validate, route, and for integers check that the exact sum fits.
+#include <cstdint>
 #include <span>
+#include <string>
 
-#include "cpu/cpu_backend.hpp"
-#include "cuda/cuda_backend.hpp"
 #include "detred/sum.hpp"
-#include "sum_operators.hpp"
-#include "validate.hpp"
+#include "integer_results.hpp"
+#include "operators.hpp"
+#include "route.hpp"
 
 namespace detred {
 namespace {
 
 template <class T>
-T sum_any(std::span<const T> x, const options& opt) {
+order::float_value_t<T> sum_floats(std::span<const T> x, const options& opt) {
   validate(opt);
-  if (opt.backend == backend::cuda) return cuda_backend::sum_host(x, opt.mode);
-  return with_sum_operator<T>(
-      opt.mode, [&]<class Op>() { return cpu::reduce<Op>(x, {.threads = opt.threads, .instruction_set = opt.isa}); });
+  return with_sum_operator<T>(opt.mode, [&]<class Op>() { return run<Op>(x, opt); });
+}
+
+template <class R, class I>
+R sum_integers(std::span<const I> x, const options& opt) {
+  return narrowed<R>(run<order::integer_sum_op<I>>(x, opt), "detred::sum");
 }
 
 }  // namespace
 
-double sum(std::span<const double> x, const options& opt) { return sum_any(x, opt); }
-float sum(std::span<const float> x, const options& opt) { return sum_any(x, opt); }
+double sum(std::span<const double> x, const options& opt) { return sum_floats(x, opt); }
+float sum(std::span<const float> x, const options& opt) { return sum_floats(x, opt); }
+float sum(std::span<const float16> x, const options& opt) { return sum_floats(x, opt); }
+float sum(std::span<const bfloat16> x, const options& opt) { return sum_floats(x, opt); }
+std::int64_t sum(std::span<const std::int32_t> x, const options& opt) { return sum_integers<std::int64_t>(x, opt); }
+std::int64_t sum(std::span<const std::int64_t> x, const options& opt) { return sum_integers<std::int64_t>(x, opt); }
+std::uint64_t sum(std::span<const std::uint32_t> x, const options& opt) { return sum_integers<std::uint64_t>(x, opt); }
+std::uint64_t sum(std::span<const std::uint64_t> x, const options& opt) { return sum_integers<std::uint64_t>(x, opt); }
 
 }  // namespace detred

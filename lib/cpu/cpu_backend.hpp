@@ -6,6 +6,7 @@
 #include <span>
 
 #include "detred/options.hpp"
+#include "detred/order.hpp"
 
 namespace detred::cpu {
 
@@ -24,9 +25,15 @@ struct run_options {
   std::uint64_t parallel_threshold_bytes = ~std::uint64_t{0};
 };
 
-/// Op::finalize of the canonical order's root over x, for every operator in cpu_ops (kernel_table.hpp). Throws
-/// detred::error for an instruction set this CPU lacks or an invalid DETRED_ISA.
+/// Op::finalize of the canonical order's root over the operands x[0..n), for every operator in cpu_ops
+/// (kernel_table.hpp). Throws detred::error for an instruction set this CPU lacks or an invalid DETRED_ISA.
 template <class Op>
-typename Op::result reduce(std::span<const typename Op::input> x, const run_options& how);
+typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const run_options& how);
+
+/// The same for an operator of one array.
+template <class Op>
+requires(Op::arity == 1) typename Op::result reduce(std::span<const typename Op::input> x, const run_options& how) {
+  return reduce<Op>(order::operands<Op>{{x.data()}, 0}, x.size(), how);
+}
 
 }  // namespace detred::cpu

@@ -25,26 +25,25 @@ int thread_count(int requested) { return requested > 0 ? requested : omp_get_max
 /// The default threshold for a second thread: operators with a wider state do more arithmetic per byte.
 template <class Op>
 constexpr std::uint64_t default_threshold() {
-  return sizeof(typename Op::state) > sizeof(typename Op::input) ? compensated_parallel_threshold_bytes
+  return sizeof(typename Op::state) > sizeof(typename Op::value) ? compensated_parallel_threshold_bytes
                                                                  : tree_parallel_threshold_bytes;
 }
 
 template <class Op>
-typename Op::state parallel_root(std::span<const typename Op::input> x, int threads, std::uint64_t threshold,
+order::node_of<Op> parallel_root(const order::operands<Op>& x, std::uint64_t n, int threads, std::uint64_t threshold,
                                  subtree_fn<Op> subtree) {
-  using T = typename Op::input;
-  using S = typename Op::state;
-  const std::uint64_t n = x.size();
-  const std::uint64_t m = order::leaf_count<T>(n);
-  if (threads <= 1 || m <= 1 || n * sizeof(T) < threshold) return subtree(x.data(), n);
+  using V = typename Op::value;
+  using N = order::node_of<Op>;
+  const std::uint64_t m = order::leaf_count<V>(n);
+  if (threads <= 1 || m <= 1 || n * sizeof(typename Op::input) * Op::arity < threshold) return subtree(x, n);
 
   std::uint64_t block_leaves = 1;
   while ((m + block_leaves - 1) / block_leaves > max_blocks) block_leaves *= 2;
   const std::uint64_t blocks = (m + block_leaves - 1) / block_leaves;
-  const std::uint64_t block_elements = block_leaves * order::leaf_size<T>;
+  const std::uint64_t block_elements = block_leaves * order::leaf_size<V>;
   const int team = static_cast<int>(blocks < static_cast<std::uint64_t>(threads) ? blocks : threads);
 
-  S roots[max_blocks];
+  N roots[max_blocks];
 #pragma omp parallel num_threads(team)
   {
     // Contiguous runs of blocks per thread keep each thread's stream sequential for the prefetchers.
@@ -53,7 +52,7 @@ typename Op::state parallel_root(std::span<const typename Op::input> x, int thre
     for (std::uint64_t b = blocks * id / size; b < blocks * (id + 1) / size; ++b) {
       const std::uint64_t start = b * block_elements;
       const std::uint64_t count = n - start < block_elements ? n - start : block_elements;
-      roots[b] = subtree(x.data() + start, count);
+      roots[b] = subtree(x.advanced(start), count);
     }
   }
 
@@ -66,11 +65,11 @@ typename Op::state parallel_root(std::span<const typename Op::input> x, int thre
 }  // namespace
 
 template <class Op>
-typename Op::result reduce(std::span<const typename Op::input> x, const run_options& how) {
+typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const run_options& how) {
   const subtree_fn<Op> subtree = subtree_kernel<Op>(kernels_for(resolve(how.instruction_set)));
   const std::uint64_t threshold =
       how.parallel_threshold_bytes == ~std::uint64_t{0} ? default_threshold<Op>() : how.parallel_threshold_bytes;
-  return Op::finalize(parallel_root<Op>(x, thread_count(how.threads), threshold, subtree));
+  return Op::finalize(parallel_root<Op>(x, n, thread_count(how.threads), threshold, subtree));
 }
 
 // The entry points of every operator in cpu_ops, emitted here for the front door and the tests.
@@ -78,7 +77,9 @@ template <class List>
 struct instantiate_all;
 template <class... Ops>
 struct instantiate_all<op_list<Ops...>> {
-  static constexpr std::tuple pointers{&reduce<Ops>...};
+  static constexpr std::tuple pointers{
+      static_cast<typename Ops::result (*)(const order::operands<Ops>&, std::uint64_t, const run_options&)>(
+          &reduce<Ops>)...};
 };
 template struct instantiate_all<cpu_ops>;
 

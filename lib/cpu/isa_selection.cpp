@@ -14,10 +14,11 @@ namespace {
 bool cpu_has(isa i) {
 #if DETRED_HAVE_X86_KERNELS
   switch (i) {
+    // The kernels use FMA (TwoProduct in compensated dot and nrm2) and F16C (binary16 loads) with each set.
     case isa::avx512:
-      return __builtin_cpu_supports("avx512f");
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
     case isa::avx2:
-      return __builtin_cpu_supports("avx2");
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
     default:
       return true;
   }

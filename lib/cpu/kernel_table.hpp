@@ -4,22 +4,19 @@
 
 #include <cstdint>
 
+#include "api/operators.hpp"
 #include "detred/order.hpp"
 
 namespace detred::cpu {
 
-template <class... Ops>
-struct op_list {};
-
 /// The operators the CPU backend runs: each gets a kernel in every instruction set's table. A new operator is
-/// added here (and gets its entry points in the driver).
-using cpu_ops = op_list<order::sum_tree<double>, order::sum_compensated<double>, order::sum_tree<float>,
-                        order::sum_compensated<float>>;
+/// added here (lib/api/operators.hpp names the list every backend shares).
+using cpu_ops = all_operators;
 
-/// The root state of the left-perfect leaf tree over x[0..n): the canonical value of the subtree whose leaves hold
+/// The root node of the left-perfect leaf tree over x[0..n): the canonical value of the subtree whose leaves hold
 /// x[0..n). x must start on a leaf boundary of the whole array; n may end mid-leaf.
 template <class Op>
-using subtree_fn = typename Op::state (*)(const typename Op::input* x, std::uint64_t n);
+using subtree_fn = order::node_of<Op> (*)(order::operands<Op> x, std::uint64_t n);
 
 template <class Op>
 struct kernel_entry {

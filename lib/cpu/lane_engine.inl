@@ -22,21 +22,39 @@ using vec = typename sized_vector<T, vector_bytes>::type;
 template <class T>
 inline constexpr std::uint64_t vector_lanes = vector_bytes / sizeof(T);
 
-template <class T>
-inline vec<T> load(const T* p) {
-  vec<T> v;
+/// The stored elements of one register of Op's lanes (fewer bytes than a register when they are narrower than a
+/// lane, as 16-bit floats and int32 are).
+template <class Op>
+using raw_vec = typename sized_vector<order::raw_t<typename Op::input>,
+                                      vector_lanes<typename Op::value> * sizeof(typename Op::input)>::type;
+
+template <class Op>
+inline raw_vec<Op> load(const typename Op::input* p) {
+  raw_vec<Op> v;
   std::memcpy(&v, p, sizeof v);  // an unaligned vector load: x may start anywhere
   return v;
 }
 
-/// Vector accumulators per pass over a leaf: as many states as the register budget holds, at most a whole row of
-/// W lanes. A leaf (16 KiB) stays in L1 between passes, so several passes cost cache bandwidth only.
+/// A register of lane states takes the elements at `offset` of each operand.
+template <class Op, class VS>
+inline VS accumulate_row(VS acc, const order::operands<Op>& x, std::uint64_t offset) {
+  if constexpr (Op::arity == 1) {
+    return Op::accumulate(acc, load<Op>(x.data[0] + offset));
+  } else {
+    return Op::accumulate(acc, load<Op>(x.data[0] + offset), load<Op>(x.data[1] + offset));
+  }
+}
+
+/// Vector accumulators per pass over a leaf: as many states as the register budget holds (rounded down to a power
+/// of two, so that passes tile the row), at most a whole row of W lanes. A leaf (16 KiB) stays in L1 between passes,
+/// so several passes cost cache bandwidth only.
 template <class Op, std::uint64_t W>
 inline constexpr std::uint64_t registers_per_pass = [] {
-  using T = typename Op::input;
+  using T = typename Op::value;
   constexpr std::uint64_t per_state = sizeof(typename Op::state) / sizeof(T);
-  constexpr std::uint64_t budget = accumulator_vectors / per_state > 0 ? accumulator_vectors / per_state : 1;
-  return budget < W / vector_lanes<T> ? budget : W / vector_lanes<T>;
+  std::uint64_t r = 1;
+  while (2 * r * per_state <= accumulator_vectors && 2 * r <= W / vector_lanes<T>) r *= 2;
+  return r;
 }();
 
 // States are aggregates of values of one lane type (order/ops.hpp): a vector state is `members` vectors, so member m
@@ -44,7 +62,7 @@ inline constexpr std::uint64_t registers_per_pass = [] {
 
 /// Op's state over vectors of `bytes`.
 template <class Op, std::uint64_t bytes>
-using vector_state = typename Op::template state_of<typename sized_vector<typename Op::input, bytes>::type>;
+using vector_state = typename Op::template state_of<typename sized_vector<typename Op::value, bytes>::type>;
 
 template <class Op, std::uint64_t bytes>
 inline constexpr std::uint64_t members = sizeof(vector_state<Op, bytes>) / bytes;
@@ -52,7 +70,7 @@ inline constexpr std::uint64_t members = sizeof(vector_state<Op, bytes>) / bytes
 /// Lane j of a vector state as a scalar state, and back.
 template <class Op, std::uint64_t bytes>
 inline typename Op::state get_lane(const vector_state<Op, bytes>& v, std::uint64_t j) {
-  using T = typename Op::input;
+  using T = typename Op::value;
   static_assert(sizeof(typename Op::state) == members<Op, bytes> * sizeof(T));
   typename Op::state s;
   for (std::uint64_t m = 0; m < members<Op, bytes>; ++m) {
@@ -63,7 +81,7 @@ inline typename Op::state get_lane(const vector_state<Op, bytes>& v, std::uint64
 }
 template <class Op, std::uint64_t bytes>
 inline void set_lane(vector_state<Op, bytes>& v, std::uint64_t j, const typename Op::state& s) {
-  using T = typename Op::input;
+  using T = typename Op::value;
   for (std::uint64_t m = 0; m < members<Op, bytes>; ++m) {
     std::memcpy(reinterpret_cast<char*>(&v) + m * bytes + j * sizeof(T),
                 reinterpret_cast<const char*>(&s) + m * sizeof(T), sizeof(T));
@@ -75,7 +93,7 @@ inline void set_lane(vector_state<Op, bytes>& v, std::uint64_t j, const typename
 /// Ends with the scalar state of lane 0.
 template <class Op, std::uint64_t bytes>
 inline typename Op::state fold_register(const vector_state<Op, bytes>& v) {
-  using T = typename Op::input;
+  using T = typename Op::value;
   if constexpr (bytes == 2 * sizeof(T)) {
     return Op::combine(get_lane<Op, bytes>(v, 0), get_lane<Op, bytes>(v, 1));
   } else {
@@ -91,10 +109,10 @@ inline typename Op::state fold_register(const vector_state<Op, bytes>& v) {
   }
 }
 
-/// The state of one leaf x[0..count), count <= L, of the leaf shape `shape` (the canonical one in the library).
-template <class Op, order::leaf_shape shape = order::shape_of<typename Op::input>>
-inline typename Op::state leaf(const typename Op::input* x, std::uint64_t count) {
-  using T = typename Op::input;
+/// The node of one leaf x[0..count), count <= L, of the leaf shape `shape` (the canonical one in the library).
+template <class Op, order::leaf_shape shape = order::shape_of<typename Op::value>>
+inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count) {
+  using T = typename Op::value;
   using VS = typename Op::template state_of<vec<T>>;
   constexpr std::uint64_t W = shape.lanes;
   constexpr std::uint64_t VL = vector_lanes<T>;
@@ -107,10 +125,10 @@ inline typename Op::state leaf(const typename Op::input* x, std::uint64_t count)
     VS acc[R];
 #pragma GCC unroll 16
     for (std::uint64_t r = 0; r < R; ++r) acc[r] = Op::template identity<vec<T>>();
-    const T* row = x + g * VL;
+    std::uint64_t row = g * VL;
     for (std::uint64_t k = 0; k < full_rows; ++k, row += W) {
 #pragma GCC unroll 16
-      for (std::uint64_t r = 0; r < R; ++r) acc[r] = Op::accumulate(acc[r], load(row + r * VL));
+      for (std::uint64_t r = 0; r < R; ++r) acc[r] = accumulate_row<Op>(acc[r], x, row + r * VL);
     }
 #pragma GCC unroll 16
     for (std::uint64_t r = 0; r < R; ++r) regs[g + r] = acc[r];
@@ -118,12 +136,13 @@ inline typename Op::state leaf(const typename Op::input* x, std::uint64_t count)
   // A ragged last row (the last leaf only): lanes past its end have one element fewer.
   const std::uint64_t tail = count - full_rows * W;
   for (std::uint64_t j = 0; j < tail; ++j) {
-    set_lane<Op, vector_bytes>(regs[j / VL], j % VL,
-                               Op::accumulate(get_lane<Op, vector_bytes>(regs[j / VL], j % VL), x[full_rows * W + j]));
+    set_lane<Op, vector_bytes>(
+        regs[j / VL], j % VL,
+        order::accumulate_element<Op>(get_lane<Op, vector_bytes>(regs[j / VL], j % VL), x, full_rows * W + j));
   }
   // The lane tree: whole registers while h >= VL, then the halves of the first register.
   order::fold_lanes<Op>(regs, W, VL);
-  return fold_register<Op, vector_bytes>(regs[0]);
+  return order::leaf_node<Op>(fold_register<Op, vector_bytes>(regs[0]), x, count);
 }
 
 /// Leaves per group: aligned groups of 8 full leaves are perfect subtrees of the leaf tree, folded pairwise and
@@ -133,20 +152,20 @@ inline constexpr unsigned leaves_per_group = 8;
 
 /// The root of the left-perfect leaf tree over x[0..n): x starts on a leaf boundary of the whole array; n may end
 /// mid-leaf.
-template <class Op, order::leaf_shape shape = order::shape_of<typename Op::input>>
-typename Op::state subtree(const typename Op::input* x, std::uint64_t n) {
-  using S = typename Op::state;
+template <class Op, order::leaf_shape shape = order::shape_of<typename Op::value>>
+order::node_of<Op> subtree(order::operands<Op> x, std::uint64_t n) {
+  using N = order::node_of<Op>;
   constexpr std::uint64_t L = shape.leaf_size;
   constexpr unsigned G = leaves_per_group;
   order::subtree_stack<Op> tree;
   std::uint64_t start = 0;
   for (; n - start >= G * L; start += G * L) {
-    S group[G];
+    N group[G];
 #pragma GCC unroll 8
-    for (unsigned g = 0; g < G; ++g) group[g] = leaf<Op, shape>(x + start + g * L, L);
+    for (unsigned g = 0; g < G; ++g) group[g] = leaf<Op, shape>(x.advanced(start + g * L), L);
     tree.push(order::fold_pairwise<Op>(group, G), G);
   }
-  for (; start < n; start += L) tree.push(leaf<Op, shape>(x + start, n - start < L ? n - start : L), 1);
+  for (; start < n; start += L) tree.push(leaf<Op, shape>(x.advanced(start), n - start < L ? n - start : L), 1);
   return tree.root();
 }
 

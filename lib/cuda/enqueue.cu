@@ -6,7 +6,7 @@
 
 #include <cuda_runtime.h>
 
-#include "api/sum_operators.hpp"
+#include "api/operators.hpp"
 #include "cuda_check.hpp"
 #include "enqueue.hpp"
 #include "fold_pass.cuh"

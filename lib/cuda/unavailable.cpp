@@ -1,8 +1,11 @@
 // The CUDA backend in a build without CUDA: the public API links, reports that no device is available, and every
 // call that needs the GPU throws detred::error saying why.
 #include <cstddef>
+#include <cstdint>
 #include <span>
+#include <tuple>
 
+#include "api/operators.hpp"
 #include "cuda_backend.hpp"
 #include "detred/cuda.hpp"
 
@@ -18,8 +21,19 @@ namespace {
 namespace cuda_backend {
 
 bool available() { return false; }
-double sum_host(std::span<const double>, mode) { no_cuda(); }
-float sum_host(std::span<const float>, mode) { no_cuda(); }
+
+template <class Op>
+typename Op::result reduce_host(const order::operands<Op>&, std::uint64_t) {
+  no_cuda();
+}
+
+template <class List>
+struct instantiate_all;
+template <class... Ops>
+struct instantiate_all<op_list<Ops...>> {
+  static constexpr std::tuple pointers{&reduce_host<Ops>...};
+};
+template struct instantiate_all<all_operators>;
 
 }  // namespace cuda_backend
 

@@ -10,22 +10,30 @@
 
 namespace detred::reference {
 
+/// Op over the operands x[0..n) (Op::arity arrays of n elements).
 template <order::reduction_op Op>
-typename Op::result reduce(std::span<const typename Op::input> x) {
-  using T = typename Op::input;
+typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n) {
   using S = typename Op::state;
-  constexpr std::uint64_t W = order::lanes<T>;
-  constexpr std::uint64_t L = order::leaf_size<T>;
+  using V = typename Op::value;
+  constexpr std::uint64_t W = order::lanes<V>;
+  constexpr std::uint64_t L = order::leaf_size<V>;
   order::subtree_stack<Op> tree;
-  for (std::uint64_t start = 0; start < x.size(); start += L) {
-    const std::uint64_t count = x.size() - start < L ? x.size() - start : L;
+  for (std::uint64_t start = 0; start < n; start += L) {
+    const std::uint64_t count = n - start < L ? n - start : L;
+    const order::operands<Op> leaf = x.advanced(start);
     S lane[W];
-    for (std::uint64_t j = 0; j < W; ++j) lane[j] = Op::template identity<T>();
-    for (std::uint64_t i = 0; i < count; ++i) lane[i % W] = Op::accumulate(lane[i % W], x[start + i]);
+    for (std::uint64_t j = 0; j < W; ++j) lane[j] = Op::template identity<V>();
+    for (std::uint64_t i = 0; i < count; ++i) lane[i % W] = order::accumulate_element<Op>(lane[i % W], leaf, i);
     order::fold_lanes<Op>(lane, W);
-    tree.push(lane[0], 1);
+    tree.push(order::leaf_node<Op>(lane[0], leaf, count), 1);
   }
   return Op::finalize(tree.root());
+}
+
+/// Op over one array.
+template <order::reduction_op Op>
+requires(Op::arity == 1) typename Op::result reduce(std::span<const typename Op::input> x) {
+  return reduce<Op>(order::operands<Op>{{x.data()}, 0}, x.size());
 }
 
 }  // namespace detred::reference

@@ -1,7 +1,7 @@
 // detred::reference::sum: the reference engine with the sum operator of the requested mode.
 #include <span>
 
-#include "api/sum_operators.hpp"
+#include "api/operators.hpp"
 #include "api/validate.hpp"
 #include "detred/reference.hpp"
 #include "reference_engine.hpp"

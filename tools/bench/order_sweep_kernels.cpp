@@ -9,6 +9,7 @@
 #include <cstring>
 #include <utility>
 
+#include "api/operators.hpp"
 #include "cpu/kernel_table.hpp"
 #include "detred/order.hpp"
 
@@ -17,7 +18,6 @@ namespace order_sweep_lanes {
 
 using cpu::kernel_entry;
 using cpu::kernel_table_of;
-using cpu::op_list;
 inline constexpr std::uint64_t vector_bytes = 64;
 inline constexpr std::uint64_t accumulator_vectors = 16;  // as lib/cpu/kernels_avx512.cpp
 #include "cpu/lane_engine.inl"
@@ -31,7 +31,7 @@ template <class Op, order::leaf_shape shape>
 typename Op::result sweep_sum(const typename Op::input* x, std::uint64_t n) {
   order::subtree_stack<Op> tree;
   for (std::uint64_t start = 0; start + shape.leaf_size <= n; start += shape.leaf_size) {
-    tree.push(order_sweep_lanes::leaf<Op, shape>(x + start, shape.leaf_size), 1);
+    tree.push(order_sweep_lanes::leaf<Op, shape>(order::operands<Op>{{x + start}, start}, shape.leaf_size), 1);
   }
   return Op::finalize(tree.root());
 }

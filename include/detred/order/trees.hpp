@@ -4,12 +4,66 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "detred/config.hpp"
 #include "detred/order/ops.hpp"
 
 namespace detred::order {
 inline namespace DETRED_ORDER_ABI {
+
+/// The arrays a reduction reads, Op::arity of them, all of the same length, and the index in the whole array of
+/// their element 0 (argmin and argmax report indices in the whole array).
+template <class Op>
+struct operands {
+  const typename Op::input* data[Op::arity];
+  std::uint64_t first = 0;
+
+  /// The same arrays from element k on.
+  DETRED_HOST_DEVICE constexpr operands advanced(std::uint64_t k) const {
+    operands r = *this;
+    for (unsigned a = 0; a < Op::arity; ++a) r.data[a] += k;
+    r.first += k;
+    return r;
+  }
+  /// Element i of array a, as stored (the bits of a 16-bit float).
+  DETRED_HOST_DEVICE raw_t<typename Op::input> element(unsigned a, std::uint64_t i) const {
+    raw_t<typename Op::input> r;
+    std::memcpy(&r, data[a] + i, sizeof r);
+    return r;
+  }
+};
+
+/// A scalar lane state takes element i of the operands.
+template <class Op>
+DETRED_HOST_DEVICE typename Op::state accumulate_element(const typename Op::state& s, const operands<Op>& x,
+                                                         std::uint64_t i) {
+  if constexpr (Op::arity == 1) {
+    return Op::accumulate(s, x.element(0, i));
+  } else {
+    return Op::accumulate(s, x.element(0, i), x.element(1, i));
+  }
+}
+
+/// The index in the whole array of the first element of the leaf x[0..count) that matches the root of the leaf's
+/// lane tree (operators that locate an element); the root came from one of them, so there always is one.
+template <class Op>
+DETRED_HOST_DEVICE std::uint64_t first_match(const operands<Op>& x, std::uint64_t count,
+                                             const typename Op::state& root) {
+  std::uint64_t i = 0;
+  while (i + 1 < count && !Op::matches(root, widen<typename Op::value, typename Op::input>(x.element(0, i)))) ++i;
+  return x.first + i;
+}
+
+/// A leaf's node from the root of its lane tree.
+template <class Op>
+DETRED_HOST_DEVICE node_of<Op> leaf_node(const typename Op::state& root, const operands<Op>& x, std::uint64_t count) {
+  if constexpr (locates_element<Op>) {
+    return to_node<Op>(root, first_match<Op>(x, count, root));
+  } else {
+    return to_node<Op>(root, 0);
+  }
+}
 
 /// The halving lane tree: for h = width/2, width/4, ..., 1, lane j takes lane j + h for every j < h; afterwards
 /// lane 0 holds the leaf's value. Lanes may be held `per_value` to a value (SIMD registers of lanes): values[k]
@@ -27,10 +81,10 @@ DETRED_HOST_DEVICE constexpr void fold_lanes(S* values, std::uint64_t width, std
   }
 }
 
-/// The left-perfect tree over v[0..count), count <= N, N a power of two, by pairing neighbours level by level (an
-/// unpaired last value moves up unchanged); the root lands in v[0]. After level l the live values are the roots of
-/// aligned blocks of 2^l values with one ragged last block: exactly the subtrees subtree_stack combines. Used for
-/// aligned groups of full leaves on the CPU and for the values a GPU thread holds.
+/// The left-perfect tree over the nodes v[0..count), count <= N, N a power of two, by pairing neighbours level by
+/// level (an unpaired last value moves up unchanged); the root lands in v[0]. After level l the live values are the
+/// roots of aligned blocks of 2^l values with one ragged last block: exactly the subtrees subtree_stack combines. Used
+/// for aligned groups of full leaves on the CPU and for the values a GPU thread holds.
 template <class Op, class S, unsigned N>
 DETRED_HOST_DEVICE constexpr S fold_pairwise(S (&v)[N], std::uint64_t count) {
   static_assert((N & (N - 1)) == 0, "N must be a power of two");
@@ -38,7 +92,7 @@ DETRED_HOST_DEVICE constexpr S fold_pairwise(S (&v)[N], std::uint64_t count) {
   for (unsigned s = 1; s < N; s *= 2) {
     DETRED_UNROLL
     for (unsigned i = 0; i + s < N; i += 2 * s) {
-      if (i + s < count) v[i] = Op::combine(v[i], v[i + s]);
+      if (i + s < count) v[i] = merge<Op>(v[i], v[i + s]);
     }
   }
   return v[0];
@@ -51,12 +105,12 @@ DETRED_HOST_DEVICE constexpr S fold_pairwise(S (&v)[N], std::uint64_t count) {
 template <class Op>
 class subtree_stack {
  public:
-  using state = typename Op::state;
+  using node = node_of<Op>;
 
-  DETRED_HOST_DEVICE constexpr void push(state value, std::uint64_t leaves) {
+  DETRED_HOST_DEVICE constexpr void push(node value, std::uint64_t leaves) {
     while (depth_ > 0 && leaves_[depth_ - 1] == leaves) {
       --depth_;
-      value = Op::combine(values_[depth_], value);
+      value = merge<Op>(values_[depth_], value);
       leaves *= 2;
     }
     values_[depth_] = value;
@@ -65,17 +119,17 @@ class subtree_stack {
   }
 
   /// Folds the stack from the top (smallest, rightmost subtree) down: the root of the left-perfect tree.
-  DETRED_HOST_DEVICE constexpr state root() const {
-    if (depth_ == 0) return Op::template identity<typename Op::input>();
-    state acc = values_[depth_ - 1];
-    for (int k = depth_ - 2; k >= 0; --k) acc = Op::combine(values_[k], acc);
+  DETRED_HOST_DEVICE constexpr node root() const {
+    if (depth_ == 0) return empty_node<Op>();
+    node acc = values_[depth_ - 1];
+    for (int k = depth_ - 2; k >= 0; --k) acc = merge<Op>(values_[k], acc);
     return acc;
   }
 
  private:
   // A binary counter of up to 2^64 leaves has at most 65 entries. Left uninitialized: entries at and above depth_
   // are never read, and zeroing 65 entries on every call would cost more than summing a small array.
-  state values_[65];
+  node values_[65];
   std::uint64_t leaves_[65];
   int depth_ = 0;
 };

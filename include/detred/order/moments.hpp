@@ -1,0 +1,143 @@
+// The summary statistics in one pass: count, sum, M2 (the sum of squared deviations from the mean), min and max.
+//
+// A lane keeps its sum exactly as tree mode's sum does (so stats' sum is bit for bit detred::sum in tree mode), and
+// its squared deviations about a shift k, the lane's first element in the leaf: M2 = sum d^2 - (sum d)^2 / c with
+// d = x - k. A shift taken from the data keeps the cancellation small without a second pass over memory. Lanes and
+// subtrees join by Chan, Golub and LeVeque's pairwise update
+//   M2 = M2a + M2b + delta^2 * ca * cb / (ca + cb),   delta = mean_b - mean_a,
+// applied in the canonical lane and leaf trees. Counts above a leaf are 64-bit integers (a lane's count, at most
+// L / W, is exact in the lane type).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "detred/config.hpp"
+#include "detred/order/arithmetic.hpp"
+#include "detred/order/lane_values.hpp"
+#include "detred/order/nrm2.hpp"
+#include "detred/order/selection_ops.hpp"
+#include "detred/statistics.hpp"
+
+namespace detred::order {
+inline namespace DETRED_ORDER_ABI {
+
+template <class T>
+struct moments_op {
+  using input = T;
+  using value = T;
+  using result = statistics<T>;
+  static constexpr unsigned arity = 1;
+  using low = selection<T, smallest>;
+  using high = selection<T, largest>;
+
+  /// A lane: c elements, their sum, the shift k and the shifted sums; min and max.
+  template <class V>
+  struct lane_moments {
+    V count;
+    V sum;
+    V shift;
+    V shifted_sum;
+    V shifted_squares;
+    V min;
+    V max;
+  };
+  template <class V>
+  using state_of = lane_moments<V>;
+  using state = state_of<T>;
+
+  /// A subtree of the leaf tree.
+  struct node {
+    std::uint64_t count;
+    T sum;
+    T m2;
+    T min;
+    T max;
+  };
+
+  template <class V>
+  DETRED_HOST_DEVICE static constexpr state_of<V> identity() {
+    const V zero = splat<V>(T(0));
+    return {
+        zero, splat<V>(order::identity<T>()), zero, zero, zero, splat<V>(low::identity()), splat<V>(high::identity())};
+  }
+  template <class V, class X>
+  DETRED_HOST_DEVICE static state_of<V> accumulate(state_of<V> s, X x) {
+    const V shift = s.count == T(0) ? V(x) : s.shift;
+    const V d = x - shift;
+    return {s.count + T(1),      s.sum + x,           shift, s.shifted_sum + d, s.shifted_squares + d * d,
+            low::pick(s.min, x), high::pick(s.max, x)};
+  }
+  /// M2 of a lane state: shifted_squares - shifted_sum^2 / count (0 for an empty lane, whose sums are 0).
+  template <class V>
+  DETRED_HOST_DEVICE static V m2(const state_of<V>& s) {
+    const V count = s.count == T(0) ? splat<V>(T(1)) : s.count;
+    return s.shifted_squares - s.shifted_sum * s.shifted_sum / count;
+  }
+  /// Chan's update on lanes. The result holds M2 as its shifted_squares with shifted_sum 0, so m2() reads it back.
+  template <class V>
+  DETRED_HOST_DEVICE static state_of<V> combine(state_of<V> a, state_of<V> b) {
+    const V one = splat<V>(T(1));
+    const V ca = a.count == T(0) ? one : a.count;
+    const V cb = b.count == T(0) ? one : b.count;
+    const V count = a.count + b.count;
+    const V delta = b.sum / cb - a.sum / ca;
+    const V joined_m2 = (m2(a) + m2(b)) + delta * delta * (a.count * b.count / (count == T(0) ? one : count));
+    const V zero = splat<V>(T(0));
+    // An empty side leaves the other as it is (sum included: -0.0 + s == s is what tree mode's sum does).
+    const auto a_empty = a.count == T(0);
+    const auto b_empty = b.count == T(0);
+    state_of<V> r;
+    r.count = count;
+    r.sum = a.sum + b.sum;
+    r.shift = a_empty ? b.shift : (b_empty ? a.shift : zero);
+    r.shifted_sum = a_empty ? b.shifted_sum : (b_empty ? a.shifted_sum : zero);
+    r.shifted_squares = a_empty ? b.shifted_squares : (b_empty ? a.shifted_squares : joined_m2);
+    r.min = low::pick(a.min, b.min);
+    r.max = high::pick(a.max, b.max);
+    return r;
+  }
+
+  DETRED_HOST_DEVICE static node to_node(const state& root) {
+    return {static_cast<std::uint64_t>(root.count), root.sum, m2(root), root.min, root.max};
+  }
+  DETRED_HOST_DEVICE static constexpr node empty_node() {
+    return {0, order::identity<T>(), T(0), low::identity(), high::identity()};
+  }
+  /// Chan's update on subtrees, the counts converted to T where they meet the sums.
+  DETRED_HOST_DEVICE static node merge(node a, node b) {
+    if (a.count == 0) return {b.count, a.sum + b.sum, b.m2, b.min, b.max};
+    if (b.count == 0) return {a.count, a.sum + b.sum, a.m2, a.min, a.max};
+    const std::uint64_t count = a.count + b.count;
+    const T ca = static_cast<T>(a.count);
+    const T cb = static_cast<T>(b.count);
+    const T delta = b.sum / cb - a.sum / ca;
+    const T m2 = (a.m2 + b.m2) + delta * delta * (ca * cb / static_cast<T>(count));
+    return {count, a.sum + b.sum, m2, low::pick(a.min, b.min), high::pick(a.max, b.max)};
+  }
+  /// The statistics. NaN among the values (or Inf - Inf) makes sum, mean and the variances NaN; an M2 made
+  /// slightly negative by rounding reads as 0.
+  DETRED_HOST_DEVICE static statistics<T> finalize(node root) {
+    const T nan = canonical_nan<T>();
+    statistics<T> r{};
+    r.count = root.count;
+    r.sum = canonical(root.sum);
+    if (root.count == 0) {
+      r.mean = r.variance = r.sample_variance = r.stddev = r.sample_stddev = r.min = r.max = nan;
+      return r;
+    }
+    const T n = static_cast<T>(root.count);
+    const T m2 = is_nan(root.m2) || root.m2 >= T(0) ? root.m2 : T(0);
+    r.mean = canonical(root.sum / n);
+    r.variance = canonical(is_finite(root.sum) ? m2 / n : nan);
+    r.sample_variance = root.count > 1 ? canonical(is_finite(root.sum) ? m2 / (n - T(1)) : nan) : nan;
+    r.stddev = canonical(square_root(r.variance));
+    r.sample_stddev = canonical(square_root(r.sample_variance));
+    r.min = canonical(root.min);
+    r.max = canonical(root.max);
+    return r;
+  }
+};
+
+}  // namespace DETRED_ORDER_ABI
+}  // namespace detred::order

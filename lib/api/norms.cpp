@@ -1,0 +1,24 @@
+// detred::asum and detred::nrm2: validate, pick the mode's operator, route.
+#include <span>
+
+#include "detred/norms.hpp"
+#include "operators.hpp"
+#include "route.hpp"
+
+namespace detred {
+namespace {
+
+template <template <class, class> class Op, class T>
+T norm(std::span<const T> x, const options& opt) {
+  validate(opt);
+  return with_policy(opt.mode, [&]<class P>() { return run<Op<T, P>>(x, opt); });
+}
+
+}  // namespace
+
+double asum(std::span<const double> x, const options& opt) { return norm<order::asum_op>(x, opt); }
+float asum(std::span<const float> x, const options& opt) { return norm<order::asum_op>(x, opt); }
+double nrm2(std::span<const double> x, const options& opt) { return norm<order::nrm2_op>(x, opt); }
+float nrm2(std::span<const float> x, const options& opt) { return norm<order::nrm2_op>(x, opt); }
+
+}  // namespace detred

@@ -1,0 +1,74 @@
+// Every operator the library runs, and the one place where an operation, a mode and an element type become an
+// operator. The backends compile a kernel for each operator in all_operators; the front door picks one with the
+// helpers below.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "detred/number_types.hpp"
+#include "detred/options.hpp"
+#include "detred/order.hpp"
+
+namespace detred {
+
+template <class... Ops>
+struct op_list {};
+
+template <class... Lists>
+struct concat;
+template <class... A>
+struct concat<op_list<A...>> {
+  using type = op_list<A...>;
+};
+template <class... A, class... B, class... Rest>
+struct concat<op_list<A...>, op_list<B...>, Rest...> {
+  using type = typename concat<op_list<A..., B...>, Rest...>::type;
+};
+
+namespace operators {
+
+template <class T>
+using sum_ops = op_list<order::sum_op<T, order::plain_sums>, order::sum_op<T, order::compensated_sums>>;
+template <class T>
+using dot_ops = op_list<order::dot_op<T, order::plain_sums>, order::dot_op<T, order::compensated_sums>>;
+template <class T>
+using norm_ops = op_list<order::asum_op<T, order::plain_sums>, order::asum_op<T, order::compensated_sums>,
+                         order::nrm2_op<T, order::plain_sums>, order::nrm2_op<T, order::compensated_sums>>;
+template <class T>
+using selection_ops = op_list<order::min_op<T>, order::max_op<T>, order::argmin_op<T>, order::argmax_op<T>>;
+
+/// Floating-point inputs: every operation.
+template <class T>
+using float_ops =
+    typename concat<sum_ops<T>, dot_ops<T>, norm_ops<T>, selection_ops<T>, op_list<order::moments_op<T>>>::type;
+/// 16-bit floats: sum and dot, in float.
+template <class H>
+using half_ops = typename concat<sum_ops<H>, dot_ops<H>>::type;
+/// Integers: the exact sum and the selections.
+template <class I>
+using integer_ops = typename concat<op_list<order::integer_sum_op<I>>, selection_ops<I>>::type;
+
+}  // namespace operators
+
+using all_operators =
+    typename concat<operators::float_ops<double>, operators::float_ops<float>, operators::half_ops<float16>,
+                    operators::half_ops<bfloat16>, operators::integer_ops<std::int32_t>,
+                    operators::integer_ops<std::int64_t>, operators::integer_ops<std::uint32_t>,
+                    operators::integer_ops<std::uint64_t>>::type;
+
+/// The accumulation policy of a mode (a valid one).
+template <class F>
+decltype(auto) with_policy(mode m, F&& f) {
+  if (m == mode::compensated) return std::forward<F>(f).template operator()<order::compensated_sums>();
+  return std::forward<F>(f).template operator()<order::plain_sums>();
+}
+
+/// Calls f.template operator()<Op>() with the sum operator of mode m (a valid mode) for element type T.
+template <class T, class F>
+decltype(auto) with_sum_operator(mode m, F&& f) {
+  return with_policy(
+      m, [&]<class P>() -> decltype(auto) { return std::forward<F>(f).template operator()<order::sum_op<T, P>>(); });
+}
+
+}  // namespace detred

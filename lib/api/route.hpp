@@ -1,0 +1,42 @@
+// The front door's one routing step: validated options, then the CPU backend or the CUDA backend for an operator.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "cpu/cpu_backend.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "detred/options.hpp"
+#include "detred/order.hpp"
+#include "validate.hpp"
+
+namespace detred {
+
+/// Op over the operands x[0..n) on the backend the options name.
+template <class Op>
+typename Op::result run(const order::operands<Op>& x, std::uint64_t n, const options& opt) {
+  validate(opt);
+  if (opt.backend == backend::cuda) return cuda_backend::reduce_host<Op>(x, n);
+  return cpu::reduce<Op>(x, n, {.threads = opt.threads, .instruction_set = opt.isa});
+}
+
+/// Op over one array.
+template <class Op>
+requires(Op::arity == 1) typename Op::result run(std::span<const typename Op::input> x, const options& opt) {
+  return run<Op>(order::operands<Op>{{x.data()}, 0}, x.size(), opt);
+}
+
+/// Op over two arrays of the same length; `what` names the operation in the error.
+template <class Op>
+requires(Op::arity == 2) typename Op::result
+    run(std::span<const typename Op::input> x, std::span<const typename Op::input> y, const options& opt,
+        const char* what) {
+  if (x.size() != y.size()) {
+    throw error(std::string(what) + ": the arrays differ in length (" + std::to_string(x.size()) + " and " +
+                std::to_string(y.size()) + " elements)");
+  }
+  return run<Op>(order::operands<Op>{{x.data(), y.data()}, 0}, x.size(), opt);
+}
+
+}  // namespace detred
