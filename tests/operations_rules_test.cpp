@@ -1,0 +1,301 @@
+// The documented rules of each operation through the public API: special values, ties, signed zeros, empty inputs,
+// integer overflow, 16-bit widening, and the identities that tie the operations to the sum (dot with ones, asum,
+// stats' sum and mean).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "op_paths.hpp"
+
+namespace detred::testing {
+namespace {
+
+constexpr double nan64 = std::numeric_limits<double>::quiet_NaN();
+constexpr double inf64 = std::numeric_limits<double>::infinity();
+
+template <class T>
+class FloatRules : public ::testing::Test {};
+using FloatTypes = ::testing::Types<double, float>;
+TYPED_TEST_SUITE(FloatRules, FloatTypes);
+
+TYPED_TEST(FloatRules, DotWithOnesIsTheSumAndAsumIsTheSumOfMagnitudes) {
+  using T = TypeParam;
+  for (values v : all_value_classes()) {
+    const std::vector<T> x = generate<T>(v, 20011, 17);
+    const std::vector<T> ones(x.size(), T(1));
+    std::vector<T> magnitudes(x.size());
+    std::transform(x.begin(), x.end(), magnitudes.begin(), [](T e) { return std::fabs(e); });
+    for (mode m : {mode::tree, mode::compensated}) {
+      EXPECT_EQ(bits(dot(std::span<const T>(x), std::span<const T>(ones), {.mode = m})),
+                bits(sum(std::span<const T>(x), {.mode = m})))
+          << name(v) << " " << to_string(m);
+      EXPECT_EQ(bits(asum(std::span<const T>(x), {.mode = m})), bits(sum(std::span<const T>(magnitudes), {.mode = m})))
+          << name(v) << " " << to_string(m);
+    }
+  }
+}
+
+TYPED_TEST(FloatRules, CompensatedDotRecoversCancellingProducts) {
+  using T = TypeParam;
+  const T big = sizeof(T) == 8 ? T(1e16) : T(1e8);
+  const std::vector<T> x = {big, T(1), -big, T(3)};
+  const std::vector<T> y = {T(1), T(1), T(1), T(0.5)};
+  EXPECT_EQ(dot(std::span<const T>(x), std::span<const T>(y), {.mode = mode::compensated}), T(2.5));
+}
+
+TYPED_TEST(FloatRules, DotRefusesArraysOfDifferentLengths) {
+  using T = TypeParam;
+  const std::vector<T> x(3, T(1));
+  const std::vector<T> y(4, T(1));
+  EXPECT_THROW(dot(std::span<const T>(x), std::span<const T>(y)), error);
+}
+
+TYPED_TEST(FloatRules, Nrm2IsSafeFromOverflowAndUnderflow) {
+  using T = TypeParam;
+  const T huge = sizeof(T) == 8 ? T(1e200) : T(1e30);
+  const T tiny = sizeof(T) == 8 ? T(1e-200) : T(1e-30);
+  const T root2 = std::sqrt(T(2));
+  for (mode m : {mode::tree, mode::compensated}) {
+    const std::vector<T> big = {huge, huge};
+    const std::vector<T> small = {tiny, -tiny};
+    EXPECT_NEAR(nrm2(std::span<const T>(big), {.mode = m}) / huge, root2, 4 * std::numeric_limits<T>::epsilon());
+    EXPECT_NEAR(nrm2(std::span<const T>(small), {.mode = m}) / tiny, root2, 4 * std::numeric_limits<T>::epsilon());
+    const std::vector<T> mixed = {huge, tiny, T(1)};
+    EXPECT_EQ(nrm2(std::span<const T>(mixed), {.mode = m}), huge);
+    const std::vector<T> pythagoras = {T(3), T(-4)};
+    EXPECT_EQ(nrm2(std::span<const T>(pythagoras), {.mode = m}), T(5));
+    const std::vector<T> max = {std::numeric_limits<T>::max(), std::numeric_limits<T>::max()};
+    EXPECT_TRUE(std::isfinite(nrm2(std::span<const T>(max).first(1), {.mode = m})));
+    EXPECT_EQ(nrm2(std::span<const T>(max).first(1), {.mode = m}), std::numeric_limits<T>::max());
+    const std::vector<T> denormal = {std::numeric_limits<T>::denorm_min()};
+    EXPECT_EQ(nrm2(std::span<const T>(denormal), {.mode = m}), std::numeric_limits<T>::denorm_min());
+    EXPECT_EQ(bits(nrm2(std::span<const T>(), {.mode = m})), bits(T(0)));
+    const std::vector<T> with_inf = {T(1), -std::numeric_limits<T>::infinity()};
+    EXPECT_EQ(nrm2(std::span<const T>(with_inf), {.mode = m}), std::numeric_limits<T>::infinity());
+    const std::vector<T> with_nan = {T(1), std::numeric_limits<T>::quiet_NaN(), -std::numeric_limits<T>::infinity()};
+    EXPECT_EQ(bits(nrm2(std::span<const T>(with_nan), {.mode = m})), bits(std::numeric_limits<T>::quiet_NaN()));
+  }
+}
+
+TYPED_TEST(FloatRules, MinAndMaxOrderSignedZerosAndPropagateNaN) {
+  using T = TypeParam;
+  const std::vector<T> zeros = {T(0.0), T(-0.0), T(0.0)};
+  const std::vector<T> zeros_reversed = {T(-0.0), T(0.0), T(-0.0)};
+  for (const auto& z : {zeros, zeros_reversed}) {
+    EXPECT_EQ(bits(detred::min(std::span<const T>(z))), bits(T(-0.0)));
+    EXPECT_EQ(bits(detred::max(std::span<const T>(z))), bits(T(0.0)));
+  }
+  EXPECT_EQ(argmin(std::span<const T>(zeros)), 1u);
+  EXPECT_EQ(argmax(std::span<const T>(zeros)), 0u);
+  EXPECT_EQ(argmin(std::span<const T>(zeros_reversed)), 0u);
+  EXPECT_EQ(argmax(std::span<const T>(zeros_reversed)), 1u);
+
+  // A large array with a NaN (a negative, payload-carrying one) in the middle: NaN propagates and argmin/argmax name
+  // the first NaN, on every thread count.
+  std::vector<T> x = generate<T>(values::uniform, 300007, 5);
+  x[123457] = -std::numeric_limits<T>::quiet_NaN();
+  x[200001] = std::numeric_limits<T>::quiet_NaN();
+  for (int t : {1, 2, 3}) {
+    EXPECT_EQ(bits(detred::min(std::span<const T>(x), {.threads = t})), bits(std::numeric_limits<T>::quiet_NaN()));
+    EXPECT_EQ(bits(detred::max(std::span<const T>(x), {.threads = t})), bits(std::numeric_limits<T>::quiet_NaN()));
+    EXPECT_EQ(argmin(std::span<const T>(x), {.threads = t}), 123457u);
+    EXPECT_EQ(argmax(std::span<const T>(x), {.threads = t}), 123457u);
+  }
+}
+
+TYPED_TEST(FloatRules, ArgminAndArgmaxTakeTheLowestIndexOfTies) {
+  using T = TypeParam;
+  std::vector<T> x = generate<T>(values::same_sign, 100003, 8);  // values in [0, 1)
+  for (std::uint64_t at : {std::uint64_t{99999}, std::uint64_t{4097}, std::uint64_t{77777}}) x[at] = T(-1);
+  for (std::uint64_t at : {std::uint64_t{88888}, std::uint64_t{5000}, std::uint64_t{99000}}) x[at] = T(2);
+  for (int t : {1, 2, 3}) {
+    EXPECT_EQ(argmin(std::span<const T>(x), {.threads = t}), 4097u);
+    EXPECT_EQ(argmax(std::span<const T>(x), {.threads = t}), 5000u);
+    EXPECT_EQ(detred::min(std::span<const T>(x), {.threads = t}), T(-1));
+    EXPECT_EQ(detred::max(std::span<const T>(x), {.threads = t}), T(2));
+  }
+  const std::vector<T> infinities = {T(1), std::numeric_limits<T>::infinity(), std::numeric_limits<T>::infinity()};
+  EXPECT_EQ(argmax(std::span<const T>(infinities)), 1u);
+}
+
+TYPED_TEST(FloatRules, SelectionsOfAnEmptyArrayAreErrors) {
+  using T = TypeParam;
+  EXPECT_THROW(detred::min(std::span<const T>()), error);
+  EXPECT_THROW(detred::max(std::span<const T>()), error);
+  EXPECT_THROW(argmin(std::span<const T>()), error);
+  EXPECT_THROW(argmax(std::span<const T>()), error);
+}
+
+TYPED_TEST(FloatRules, StatsAgreeWithTheOtherOperations) {
+  using T = TypeParam;
+  for (values v : all_value_classes()) {
+    for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{4099}, std::uint64_t{300001}}) {
+      const std::vector<T> x = generate<T>(v, n, 40 + n);
+      const statistics<T> s = stats(std::span<const T>(x));
+      const std::string what = name(v) + " n=" + std::to_string(n);
+      EXPECT_EQ(s.count, n) << what;
+      EXPECT_EQ(bits(s.sum), bits(sum(std::span<const T>(x)))) << what;
+      EXPECT_EQ(bits(s.mean), bits(order::canonical(T(s.sum / static_cast<T>(n))))) << what;
+      EXPECT_EQ(bits(s.min), bits(detred::min(std::span<const T>(x)))) << what;
+      EXPECT_EQ(bits(s.max), bits(detred::max(std::span<const T>(x)))) << what;
+      for (int t : {2, 3}) {
+        EXPECT_TRUE(same_bits(stats(std::span<const T>(x), {.threads = t}), s)) << what << " threads=" << t;
+      }
+    }
+  }
+}
+
+TYPED_TEST(FloatRules, StatsVarianceIsAccurateOnShiftedData) {
+  // Values with a large mean and a small spread: the variance must not drown in the mean's cancellation.
+  using T = TypeParam;
+  std::vector<T> x = generate<T>(values::uniform, 200003, 21);
+  for (T& e : x) e = T(1000) + e;
+  long double mean = 0;
+  for (T e : x) mean += e;
+  mean /= static_cast<long double>(x.size());
+  long double m2 = 0;
+  for (T e : x) m2 += (e - mean) * (e - mean);
+  const statistics<T> s = stats(std::span<const T>(x));
+  const long double variance = m2 / static_cast<long double>(x.size());
+  const double tolerance = sizeof(T) == 8 ? 1e-9 : 1e-2;
+  EXPECT_NEAR(static_cast<double>(static_cast<long double>(s.variance) / variance), 1.0, tolerance);
+  EXPECT_NEAR(
+      static_cast<double>(static_cast<long double>(s.sample_variance) / (m2 / static_cast<long double>(x.size() - 1))),
+      1.0, tolerance);
+  EXPECT_EQ(bits(s.stddev), bits(std::sqrt(s.variance)));
+}
+
+TYPED_TEST(FloatRules, StatsOfTinyInputsAndModes) {
+  using T = TypeParam;
+  const statistics<T> empty = stats(std::span<const T>());
+  EXPECT_EQ(empty.count, 0u);
+  EXPECT_EQ(bits(empty.sum), bits(T(-0.0)));
+  EXPECT_TRUE(std::isnan(empty.mean) && std::isnan(empty.variance) && std::isnan(empty.min));
+  const std::vector<T> one = {T(3)};
+  const statistics<T> single = stats(std::span<const T>(one));
+  EXPECT_EQ(single.mean, T(3));
+  EXPECT_EQ(single.variance, T(0));
+  EXPECT_TRUE(std::isnan(single.sample_variance));
+  const std::vector<T> few = {T(1), T(2), T(3), T(4)};
+  const statistics<T> s = stats(std::span<const T>(few));
+  EXPECT_EQ(s.mean, T(2.5));
+  EXPECT_EQ(s.variance, T(1.25));
+  EXPECT_EQ(s.sample_variance, T(5) / T(3));
+  EXPECT_THROW(stats(std::span<const T>(few), {.mode = mode::compensated}), error);
+  const std::vector<T> with_nan = {T(1), std::numeric_limits<T>::quiet_NaN()};
+  const statistics<T> n = stats(std::span<const T>(with_nan));
+  EXPECT_TRUE(std::isnan(n.sum) && std::isnan(n.mean) && std::isnan(n.variance) && std::isnan(n.min));
+}
+
+TEST(IntegerRules, SumsAreExactThroughIntermediateOverflow) {
+  const std::int64_t top = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t bottom = std::numeric_limits<std::int64_t>::lowest();
+  std::vector<std::int64_t> x(10001, top);
+  for (std::size_t i = x.size() / 2; i < x.size(); ++i) x[i] = -top;
+  x.back() = 5;  // (5000 * top) + (5000 * -top) + 5: every partial sum past the first overflows int64
+  for (int t : {1, 2, 3}) EXPECT_EQ(sum(std::span<const std::int64_t>(x), {.threads = t}), 5);
+  const std::vector<std::int64_t> over = {top, 1};
+  EXPECT_THROW(sum(std::span<const std::int64_t>(over)), error);
+  const std::vector<std::int64_t> under = {bottom, -1};
+  try {
+    sum(std::span<const std::int64_t>(under));
+    ADD_FAILURE() << "no error";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("-9223372036854775809"), std::string::npos) << e.what();
+  }
+  const std::vector<std::int64_t> lowest = {bottom, 0};
+  EXPECT_EQ(sum(std::span<const std::int64_t>(lowest)), bottom);
+  const std::vector<std::uint64_t> unsigned_over = {std::numeric_limits<std::uint64_t>::max(), 1};
+  try {
+    sum(std::span<const std::uint64_t>(unsigned_over));
+    ADD_FAILURE() << "no error";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("18446744073709551616"), std::string::npos) << e.what();
+  }
+}
+
+TEST(IntegerRules, Int32SumsWidenAndMatchAPlainLoop) {
+  const std::vector<std::int32_t> x = random_integers<std::int32_t>(1000003, 9, 0);
+  std::int64_t expected = 0;
+  for (std::int32_t e : x) expected += e;
+  for (int t : {1, 2}) EXPECT_EQ(sum(std::span<const std::int32_t>(x), {.threads = t}), expected);
+  const std::vector<std::uint32_t> u(70001, std::numeric_limits<std::uint32_t>::max());
+  EXPECT_EQ(sum(std::span<const std::uint32_t>(u)), std::uint64_t{70001} * std::numeric_limits<std::uint32_t>::max());
+  EXPECT_EQ(sum(std::span<const std::int32_t>()), 0);
+}
+
+TEST(IntegerRules, SelectionsOfIntegers) {
+  std::vector<std::int64_t> x = random_integers<std::int64_t>(50001, 12, 1);  // values -3..3, many ties
+  const auto lowest = std::min_element(x.begin(), x.end());
+  const auto highest = std::max_element(x.begin(), x.end());
+  EXPECT_EQ(detred::min(std::span<const std::int64_t>(x)), *lowest);
+  EXPECT_EQ(detred::max(std::span<const std::int64_t>(x)), *highest);
+  EXPECT_EQ(argmin(std::span<const std::int64_t>(x)), static_cast<std::uint64_t>(lowest - x.begin()));
+  EXPECT_EQ(argmax(std::span<const std::int64_t>(x)), static_cast<std::uint64_t>(highest - x.begin()));
+  const std::vector<std::uint32_t> u = {7, 0xffffffffu, 3, 0xffffffffu};
+  EXPECT_EQ(detred::max(std::span<const std::uint32_t>(u)), 0xffffffffu);
+  EXPECT_EQ(argmax(std::span<const std::uint32_t>(u)), 1u);
+  EXPECT_THROW(argmin(std::span<const std::uint32_t>()), error);
+}
+
+template <class H>
+class HalfRules : public ::testing::Test {};
+using HalfTypes = ::testing::Types<float16, bfloat16>;
+TYPED_TEST_SUITE(HalfRules, HalfTypes);
+
+TYPED_TEST(HalfRules, EveryPatternWidensExactlyAsToFloat) {
+  // All 65536 patterns through the engine's vector and scalar widening (the sum of one element is that element).
+  using H = TypeParam;
+  for (std::uint32_t b = 0; b < 65536; ++b) {
+    const H h = static_cast<H>(static_cast<std::uint16_t>(b));
+    const float expected = to_float(h);
+    EXPECT_EQ(bits(order::widen<float, H>(static_cast<std::uint16_t>(b))), bits(expected)) << b;
+    if (!std::isnan(expected)) {
+      EXPECT_EQ(bits(sum(std::span<const H>(&h, 1))), bits(expected)) << b;
+    }
+  }
+  // binary16 anchors.
+  if constexpr (std::is_same_v<H, float16>) {
+    EXPECT_EQ(to_float(static_cast<float16>(0x3c00)), 1.0f);
+    EXPECT_EQ(to_float(static_cast<float16>(0x0001)), 0x1p-24f);
+    EXPECT_EQ(to_float(static_cast<float16>(0x7bff)), 65504.0f);
+    EXPECT_EQ(to_float(static_cast<float16>(0xfc00)), -std::numeric_limits<float>::infinity());
+  } else {
+    EXPECT_EQ(to_float(static_cast<bfloat16>(0x3f80)), 1.0f);
+  }
+}
+
+TYPED_TEST(HalfRules, SumsAndDotsEqualThoseOfTheWidenedFloats) {
+  using H = TypeParam;
+  for (bool finite : {true, false}) {
+    for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{4097}, std::uint64_t{300001}}) {
+      const std::vector<H> x = random_halves<H>(n, 60 + n, finite);
+      const std::vector<H> y = random_halves<H>(n, 61 + n, finite);
+      std::vector<float> xf(n);
+      std::vector<float> yf(n);
+      for (std::uint64_t i = 0; i < n; ++i) {
+        xf[i] = to_float(x[i]);
+        yf[i] = to_float(y[i]);
+      }
+      for (mode m : {mode::tree, mode::compensated}) {
+        for (int t : {1, 2}) {
+          EXPECT_EQ(bits(sum(std::span<const H>(x), {.mode = m, .threads = t})),
+                    bits(sum(std::span<const float>(xf), {.mode = m})))
+              << n << " " << to_string(m);
+          EXPECT_EQ(bits(dot(std::span<const H>(x), std::span<const H>(y), {.mode = m, .threads = t})),
+                    bits(dot(std::span<const float>(xf), std::span<const float>(yf), {.mode = m})))
+              << n << " " << to_string(m);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace detred::testing
