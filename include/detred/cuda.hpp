@@ -16,7 +16,9 @@
 #include <memory>
 #include <span>
 
+#include "detred/number_types.hpp"
 #include "detred/options.hpp"
+#include "detred/statistics.hpp"
 
 struct CUstream_st;
 
@@ -36,7 +38,7 @@ struct workspace_access;
 /// nothing. It holds, on the device it was created on:
 ///   - a partial-value buffer for the two-pass tree: 128 KiB, enough for n up to 2^33 float or 2^32 double
 ///     elements; it grows (once, to about 16 bytes per 256 leaves) only for larger n;
-///   - a 16-byte device result slot and a 16-byte pinned host slot, for the synchronous calls;
+///   - a 128-byte device result slot and a 128-byte pinned host slot, for the synchronous calls;
 ///   - for sum_host only: a staging buffer for the copied input, grown to the largest host array seen so far.
 /// device_bytes() reports the total. A workspace serves one call at a time: calls that may overlap (on different
 /// streams, or from different threads) each need their own. Moving it is allowed; copying is not.
@@ -86,5 +88,68 @@ float sum(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t
 /// backend::cuda calls this with a workspace per device that the library keeps.
 double sum_host(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
 float sum_host(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+
+// Every other operation of the host API (detred/dot.hpp, norms.hpp, extrema.hpp, stats.hpp, the sums of 16-bit
+// floats and integers in sum.hpp), on device memory, with the same rules, errors and result bits as the host call.
+// The synchronous forms wait for `stream` and return the value; the _async forms enqueue and write the result to
+// device memory. Integer sums and the selections are synchronous only: an integer sum's range check and an empty
+// array's error need the host.
+
+double dot(std::span<const double> x, std::span<const double> y, workspace& ws, mode m = mode::tree,
+           stream_t stream = nullptr);
+float dot(std::span<const float> x, std::span<const float> y, workspace& ws, mode m = mode::tree,
+          stream_t stream = nullptr);
+float dot(std::span<const float16> x, std::span<const float16> y, workspace& ws, mode m = mode::tree,
+          stream_t stream = nullptr);
+float dot(std::span<const bfloat16> x, std::span<const bfloat16> y, workspace& ws, mode m = mode::tree,
+          stream_t stream = nullptr);
+void dot_async(std::span<const double> x, std::span<const double> y, double* result, workspace& ws, mode m = mode::tree,
+               stream_t stream = nullptr);
+void dot_async(std::span<const float> x, std::span<const float> y, float* result, workspace& ws, mode m = mode::tree,
+               stream_t stream = nullptr);
+void dot_async(std::span<const float16> x, std::span<const float16> y, float* result, workspace& ws,
+               mode m = mode::tree, stream_t stream = nullptr);
+void dot_async(std::span<const bfloat16> x, std::span<const bfloat16> y, float* result, workspace& ws,
+               mode m = mode::tree, stream_t stream = nullptr);
+
+float sum(std::span<const float16> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+float sum(std::span<const bfloat16> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+void sum_async(std::span<const float16> x, float* result, workspace& ws, mode m = mode::tree,
+               stream_t stream = nullptr);
+void sum_async(std::span<const bfloat16> x, float* result, workspace& ws, mode m = mode::tree,
+               stream_t stream = nullptr);
+std::int64_t sum(std::span<const std::int32_t> x, workspace& ws, stream_t stream = nullptr);
+std::int64_t sum(std::span<const std::int64_t> x, workspace& ws, stream_t stream = nullptr);
+std::uint64_t sum(std::span<const std::uint32_t> x, workspace& ws, stream_t stream = nullptr);
+std::uint64_t sum(std::span<const std::uint64_t> x, workspace& ws, stream_t stream = nullptr);
+
+double asum(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+float asum(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+void asum_async(std::span<const double> x, double* result, workspace& ws, mode m = mode::tree,
+                stream_t stream = nullptr);
+void asum_async(std::span<const float> x, float* result, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+double nrm2(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+float nrm2(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+void nrm2_async(std::span<const double> x, double* result, workspace& ws, mode m = mode::tree,
+                stream_t stream = nullptr);
+void nrm2_async(std::span<const float> x, float* result, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+
+statistics<double> stats(std::span<const double> x, workspace& ws, stream_t stream = nullptr);
+statistics<float> stats(std::span<const float> x, workspace& ws, stream_t stream = nullptr);
+void stats_async(std::span<const double> x, statistics<double>* result, workspace& ws, stream_t stream = nullptr);
+void stats_async(std::span<const float> x, statistics<float>* result, workspace& ws, stream_t stream = nullptr);
+
+#define DETRED_CUDA_SELECTIONS(T)                                                       \
+  T min(std::span<const T> x, workspace& ws, stream_t stream = nullptr);                \
+  T max(std::span<const T> x, workspace& ws, stream_t stream = nullptr);                \
+  std::uint64_t argmin(std::span<const T> x, workspace& ws, stream_t stream = nullptr); \
+  std::uint64_t argmax(std::span<const T> x, workspace& ws, stream_t stream = nullptr);
+DETRED_CUDA_SELECTIONS(double)
+DETRED_CUDA_SELECTIONS(float)
+DETRED_CUDA_SELECTIONS(std::int32_t)
+DETRED_CUDA_SELECTIONS(std::int64_t)
+DETRED_CUDA_SELECTIONS(std::uint32_t)
+DETRED_CUDA_SELECTIONS(std::uint64_t)
+#undef DETRED_CUDA_SELECTIONS
 
 }  // namespace detred::cuda

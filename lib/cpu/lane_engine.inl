@@ -109,6 +109,38 @@ inline typename Op::state fold_register(const vector_state<Op, bytes>& v) {
   }
 }
 
+/// True if any lane of a comparison mask is set.
+template <class M>
+inline bool any_lane(const M& mask) {
+  std::uint64_t words[sizeof(M) / 8];
+  std::memcpy(words, &mask, sizeof mask);
+  std::uint64_t any = 0;
+  for (std::uint64_t w : words) any |= w;
+  return any != 0;
+}
+
+/// order::first_match on registers: a register whose lanes cannot match (no lane equal to the root's value, none
+/// NaN) is skipped whole; within a register that may, Op::matches decides lane by lane, in index order. Same result
+/// as the scalar search (the reference's), a register at a time.
+template <class Op>
+inline std::uint64_t first_match_in_leaf(const order::operands<Op>& x, std::uint64_t count,
+                                         const typename Op::state& root) {
+  using T = typename Op::value;
+  static_assert(std::is_same_v<T, typename Op::input>, "locating operators read their lane type");
+  constexpr std::uint64_t VL = vector_lanes<T>;
+  const vec<T> target = order::splat<vec<T>>(root);
+  std::uint64_t i = 0;
+  for (; i + VL <= count; i += VL) {
+    const vec<T> v = load<Op>(x.data[0] + i);
+    if (any_lane((v == target) | (v != v))) {
+      for (std::uint64_t j = 0; j < VL; ++j) {
+        if (Op::matches(root, v[j])) return x.first + i + j;
+      }
+    }
+  }
+  return order::first_match<Op>(x.advanced(i), count - i, root);
+}
+
 /// The node of one leaf x[0..count), count <= L, of the leaf shape `shape` (the canonical one in the library).
 template <class Op, order::leaf_shape shape = order::shape_of<typename Op::value>>
 inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count) {
@@ -142,7 +174,12 @@ inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count
   }
   // The lane tree: whole registers while h >= VL, then the halves of the first register.
   order::fold_lanes<Op>(regs, W, VL);
-  return order::leaf_node<Op>(fold_register<Op, vector_bytes>(regs[0]), x, count);
+  const typename Op::state root = fold_register<Op, vector_bytes>(regs[0]);
+  if constexpr (order::locates_element<Op>) {
+    return order::to_node<Op>(root, first_match_in_leaf<Op>(x, count, root));
+  } else {
+    return order::leaf_node<Op>(root, x, count);
+  }
 }
 
 /// Leaves per group: aligned groups of 8 full leaves are perfect subtrees of the leaf tree, folded pairwise and

@@ -1,14 +1,20 @@
-// The public CUDA entry points (detred/cuda.hpp): argument checks, workspace sizing, then enqueue_sum.
+// The public CUDA entry points (detred/cuda.hpp): argument checks, workspace sizing, then enqueue_reduction. Every
+// operation goes through the three templates below; the named functions only pick the operator.
 #include <cstdint>
 #include <span>
+#include <string>
+#include <tuple>
 
 #include <cuda_runtime_api.h>
 
+#include "api/integer_results.hpp"
+#include "api/operators.hpp"
 #include "api/validate.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
 #include "detred/order.hpp"
 #include "enqueue.hpp"
+#include "host_reduction.hpp"
 #include "launch_plan.hpp"
 #include "workspace_state.hpp"
 
@@ -23,43 +29,132 @@ bool available() {
 
 namespace {
 
-template <class T>
-void sum_async_any(std::span<const T> x, T* result, workspace& ws, mode m, stream_t stream) {
-  validated(m);
-  if (result == nullptr) throw error("CUDA sum: the result pointer is null");
-  if (x.data() == nullptr && !x.empty()) throw error("CUDA sum: the input pointer is null");
-  detail::workspace_access::state& s = detail::workspace_access::of(ws);
+using state = detail::workspace_access::state;
+
+/// Enqueues Op over the device operands x[0..n), writing the result to the device address `result`.
+template <class Op>
+void enqueue_into(const order::operands<Op>& x, std::uint64_t n, typename Op::result* result, workspace& ws,
+                  stream_t stream, const char* what) {
+  if (result == nullptr) throw error(std::string(what) + ": the result pointer is null");
+  for (unsigned a = 0; a < Op::arity; ++a) {
+    if (x.data[a] == nullptr && n != 0) throw error(std::string(what) + ": an input pointer is null");
+  }
+  state& s = detail::workspace_access::of(ws);
   s.check_current_device();
-  const detail::launch_plan plan = detail::default_plan(order::leaf_count<T>(x.size()));
-  s.reserve_partials(detail::partial_values(plan) * detail::accumulator_bytes<T>(m), stream);
-  detail::enqueue_sum(x.data(), x.size(), m, plan, s.partials, result, stream);
+  const detail::launch_plan plan = detail::default_plan(order::leaf_count<typename Op::value>(n));
+  s.reserve_partials(detail::partial_bytes<Op>(plan), stream);
+  detail::enqueue_reduction<Op>(x, n, plan, s.partials, result, stream);
 }
 
-template <class T>
-T sum_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
-  detail::workspace_access::state& s = detail::workspace_access::of(ws);
-  sum_async_any(x, static_cast<T*>(s.result), ws, m, stream);
-  check(cudaMemcpyAsync(s.host_result, s.result, sizeof(T), cudaMemcpyDeviceToHost, stream),
+/// Op over device operands: enqueued into the workspace's result slot, copied back, waited for.
+template <class Op>
+typename Op::result run_device(const order::operands<Op>& x, std::uint64_t n, workspace& ws, stream_t stream,
+                               const char* what) {
+  using R = typename Op::result;
+  static_assert(sizeof(R) <= state::slot_bytes);
+  state& s = detail::workspace_access::of(ws);
+  enqueue_into<Op>(x, n, static_cast<R*>(s.result), ws, stream, what);
+  check(cudaMemcpyAsync(s.host_result, s.result, sizeof(R), cudaMemcpyDeviceToHost, stream),
         "cudaMemcpyAsync (result)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  return *static_cast<const T*>(s.host_result);
+  return *static_cast<const R*>(s.host_result);
+}
+
+/// Op over operands that may be in host memory: device or managed memory is reduced in place, host memory is
+/// copied to the workspace's staging buffer first (each operand at a 256-byte boundary).
+template <class Op>
+typename Op::result run_host(const order::operands<Op>& x, std::uint64_t n, workspace& ws, stream_t stream,
+                             const char* what) {
+  if (n == 0) return run_device<Op>(x, n, ws, stream, what);
+  bool on_device = true;
+  for (unsigned a = 0; a < Op::arity; ++a) {
+    cudaPointerAttributes attributes{};
+    check(cudaPointerGetAttributes(&attributes, x.data[a]), "cudaPointerGetAttributes");
+    on_device = on_device && (attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged);
+  }
+  if (on_device) return run_device<Op>(x, n, ws, stream, what);
+  state& s = detail::workspace_access::of(ws);
+  s.check_current_device();
+  const std::uint64_t bytes = n * sizeof(typename Op::input);
+  const std::uint64_t stride = (bytes + 255) / 256 * 256;
+  s.reserve_staging(stride * Op::arity, stream);
+  order::operands<Op> staged = x;
+  for (unsigned a = 0; a < Op::arity; ++a) {
+    void* to = static_cast<char*>(s.staging) + a * stride;
+    check(cudaMemcpyAsync(to, x.data[a], bytes, cudaMemcpyHostToDevice, stream),
+          "cudaMemcpyAsync (input to the device)");
+    staged.data[a] = static_cast<const typename Op::input*>(to);
+  }
+  return run_device<Op>(staged, n, ws, stream, what);
+}
+
+template <class Op>
+order::operands<Op> one(std::span<const typename Op::input> x) {
+  return {{x.data()}, 0};
+}
+
+template <class Op>
+order::operands<Op> two(std::span<const typename Op::input> x, std::span<const typename Op::input> y,
+                        const char* what) {
+  if (x.size() != y.size()) {
+    throw error(std::string(what) + ": the arrays differ in length (" + std::to_string(x.size()) + " and " +
+                std::to_string(y.size()) + " elements)");
+  }
+  return {{x.data(), y.data()}, 0};
+}
+
+template <class T, class Result>
+void sum_async_any(std::span<const T> x, Result* result, workspace& ws, mode m, stream_t stream) {
+  with_sum_operator<T>(validated(m),
+                       [&]<class Op>() { enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA sum"); });
 }
 
 template <class T>
-T sum_host_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
-  validated(m);
-  if (x.empty()) return sum_any(x, ws, m, stream);
-  cudaPointerAttributes attributes{};
-  check(cudaPointerGetAttributes(&attributes, x.data()), "cudaPointerGetAttributes");
-  if (attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged) {
-    return sum_any(x, ws, m, stream);
-  }
-  detail::workspace_access::state& s = detail::workspace_access::of(ws);
-  s.check_current_device();
-  s.reserve_staging(x.size_bytes(), stream);
-  check(cudaMemcpyAsync(s.staging, x.data(), x.size_bytes(), cudaMemcpyHostToDevice, stream),
-        "cudaMemcpyAsync (input to the device)");
-  return sum_any(std::span<const T>(static_cast<const T*>(s.staging), x.size()), ws, m, stream);
+order::float_value_t<T> sum_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
+  return with_sum_operator<T>(validated(m),
+                              [&]<class Op>() { return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
+}
+
+template <class R, class I>
+R integer_sum(std::span<const I> x, workspace& ws, stream_t stream) {
+  using Op = order::integer_sum_op<I>;
+  return narrowed<R>(run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"), "CUDA sum");
+}
+
+template <template <class, class> class Op, class T>
+void policy_async(std::span<const T> x, order::float_value_t<T>* result, workspace& ws, mode m, stream_t stream,
+                  const char* what) {
+  with_policy(validated(m),
+              [&]<class P>() { enqueue_into<Op<T, P>>(one<Op<T, P>>(x), x.size(), result, ws, stream, what); });
+}
+
+template <template <class, class> class Op, class T>
+order::float_value_t<T> policy_run(std::span<const T> x, workspace& ws, mode m, stream_t stream, const char* what) {
+  return with_policy(validated(m),
+                     [&]<class P>() { return run_device<Op<T, P>>(one<Op<T, P>>(x), x.size(), ws, stream, what); });
+}
+
+template <class T>
+void dot_async_any(std::span<const T> x, std::span<const T> y, order::float_value_t<T>* result, workspace& ws, mode m,
+                   stream_t stream) {
+  with_policy(validated(m), [&]<class P>() {
+    using Op = order::dot_op<T, P>;
+    enqueue_into<Op>(two<Op>(x, y, "CUDA dot"), x.size(), result, ws, stream, "CUDA dot");
+  });
+}
+
+template <class T>
+order::float_value_t<T> dot_any(std::span<const T> x, std::span<const T> y, workspace& ws, mode m, stream_t stream) {
+  return with_policy(validated(m), [&]<class P>() {
+    using Op = order::dot_op<T, P>;
+    return run_device<Op>(two<Op>(x, y, "CUDA dot"), x.size(), ws, stream, "CUDA dot");
+  });
+}
+
+template <class Op>
+typename Op::result selection(std::span<const typename Op::input> x, workspace& ws, stream_t stream, const char* what) {
+  if (x.empty()) throw error(std::string("CUDA ") + what + ": an empty array has no " + what);
+  return run_device<Op>(one<Op>(x), x.size(), ws, stream, what);
 }
 
 }  // namespace
@@ -70,15 +165,145 @@ void sum_async(std::span<const double> x, double* result, workspace& ws, mode m,
 void sum_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
   sum_async_any(x, result, ws, m, stream);
 }
-
+void sum_async(std::span<const float16> x, float* result, workspace& ws, mode m, stream_t stream) {
+  sum_async_any(x, result, ws, m, stream);
+}
+void sum_async(std::span<const bfloat16> x, float* result, workspace& ws, mode m, stream_t stream) {
+  sum_async_any(x, result, ws, m, stream);
+}
 double sum(std::span<const double> x, workspace& ws, mode m, stream_t stream) { return sum_any(x, ws, m, stream); }
 float sum(std::span<const float> x, workspace& ws, mode m, stream_t stream) { return sum_any(x, ws, m, stream); }
+float sum(std::span<const float16> x, workspace& ws, mode m, stream_t stream) { return sum_any(x, ws, m, stream); }
+float sum(std::span<const bfloat16> x, workspace& ws, mode m, stream_t stream) { return sum_any(x, ws, m, stream); }
+std::int64_t sum(std::span<const std::int32_t> x, workspace& ws, stream_t stream) {
+  return integer_sum<std::int64_t>(x, ws, stream);
+}
+std::int64_t sum(std::span<const std::int64_t> x, workspace& ws, stream_t stream) {
+  return integer_sum<std::int64_t>(x, ws, stream);
+}
+std::uint64_t sum(std::span<const std::uint32_t> x, workspace& ws, stream_t stream) {
+  return integer_sum<std::uint64_t>(x, ws, stream);
+}
+std::uint64_t sum(std::span<const std::uint64_t> x, workspace& ws, stream_t stream) {
+  return integer_sum<std::uint64_t>(x, ws, stream);
+}
 
 double sum_host(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
-  return sum_host_any(x, ws, m, stream);
+  return with_sum_operator<double>(
+      validated(m), [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
 }
 float sum_host(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
-  return sum_host_any(x, ws, m, stream);
+  return with_sum_operator<float>(
+      validated(m), [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
 }
 
+double dot(std::span<const double> x, std::span<const double> y, workspace& ws, mode m, stream_t stream) {
+  return dot_any(x, y, ws, m, stream);
+}
+float dot(std::span<const float> x, std::span<const float> y, workspace& ws, mode m, stream_t stream) {
+  return dot_any(x, y, ws, m, stream);
+}
+float dot(std::span<const float16> x, std::span<const float16> y, workspace& ws, mode m, stream_t stream) {
+  return dot_any(x, y, ws, m, stream);
+}
+float dot(std::span<const bfloat16> x, std::span<const bfloat16> y, workspace& ws, mode m, stream_t stream) {
+  return dot_any(x, y, ws, m, stream);
+}
+void dot_async(std::span<const double> x, std::span<const double> y, double* result, workspace& ws, mode m,
+               stream_t stream) {
+  dot_async_any(x, y, result, ws, m, stream);
+}
+void dot_async(std::span<const float> x, std::span<const float> y, float* result, workspace& ws, mode m,
+               stream_t stream) {
+  dot_async_any(x, y, result, ws, m, stream);
+}
+void dot_async(std::span<const float16> x, std::span<const float16> y, float* result, workspace& ws, mode m,
+               stream_t stream) {
+  dot_async_any(x, y, result, ws, m, stream);
+}
+void dot_async(std::span<const bfloat16> x, std::span<const bfloat16> y, float* result, workspace& ws, mode m,
+               stream_t stream) {
+  dot_async_any(x, y, result, ws, m, stream);
+}
+
+double asum(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
+  return policy_run<order::asum_op>(x, ws, m, stream, "CUDA asum");
+}
+float asum(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
+  return policy_run<order::asum_op>(x, ws, m, stream, "CUDA asum");
+}
+void asum_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
+  policy_async<order::asum_op>(x, result, ws, m, stream, "CUDA asum");
+}
+void asum_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
+  policy_async<order::asum_op>(x, result, ws, m, stream, "CUDA asum");
+}
+double nrm2(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
+  return policy_run<order::nrm2_op>(x, ws, m, stream, "CUDA nrm2");
+}
+float nrm2(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
+  return policy_run<order::nrm2_op>(x, ws, m, stream, "CUDA nrm2");
+}
+void nrm2_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
+  policy_async<order::nrm2_op>(x, result, ws, m, stream, "CUDA nrm2");
+}
+void nrm2_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
+  policy_async<order::nrm2_op>(x, result, ws, m, stream, "CUDA nrm2");
+}
+
+statistics<double> stats(std::span<const double> x, workspace& ws, stream_t stream) {
+  using Op = order::moments_op<double>;
+  return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA stats");
+}
+statistics<float> stats(std::span<const float> x, workspace& ws, stream_t stream) {
+  using Op = order::moments_op<float>;
+  return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA stats");
+}
+void stats_async(std::span<const double> x, statistics<double>* result, workspace& ws, stream_t stream) {
+  using Op = order::moments_op<double>;
+  enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA stats");
+}
+void stats_async(std::span<const float> x, statistics<float>* result, workspace& ws, stream_t stream) {
+  using Op = order::moments_op<float>;
+  enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA stats");
+}
+
+#define DETRED_CUDA_SELECTIONS(T)                                              \
+  T min(std::span<const T> x, workspace& ws, stream_t stream) {                \
+    return selection<order::min_op<T>>(x, ws, stream, "min");                  \
+  }                                                                            \
+  T max(std::span<const T> x, workspace& ws, stream_t stream) {                \
+    return selection<order::max_op<T>>(x, ws, stream, "max");                  \
+  }                                                                            \
+  std::uint64_t argmin(std::span<const T> x, workspace& ws, stream_t stream) { \
+    return selection<order::argmin_op<T>>(x, ws, stream, "argmin");            \
+  }                                                                            \
+  std::uint64_t argmax(std::span<const T> x, workspace& ws, stream_t stream) { \
+    return selection<order::argmax_op<T>>(x, ws, stream, "argmax");            \
+  }
+DETRED_CUDA_SELECTIONS(double)
+DETRED_CUDA_SELECTIONS(float)
+DETRED_CUDA_SELECTIONS(std::int32_t)
+DETRED_CUDA_SELECTIONS(std::int64_t)
+DETRED_CUDA_SELECTIONS(std::uint32_t)
+DETRED_CUDA_SELECTIONS(std::uint64_t)
+#undef DETRED_CUDA_SELECTIONS
+
+namespace detail {
+
+template <class Op>
+typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t n, workspace& ws) {
+  return run_host<Op>(x, n, ws, nullptr, "CUDA backend");
+}
+
+// Emitted for every operator (taking the addresses instantiates them).
+template <class List>
+struct instantiate_all;
+template <class... Ops>
+struct instantiate_all<op_list<Ops...>> {
+  static constexpr std::tuple pointers{&reduce_host_with<Ops>...};
+};
+template struct instantiate_all<all_operators>;
+
+}  // namespace detail
 }  // namespace detred::cuda

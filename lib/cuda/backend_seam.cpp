@@ -1,15 +1,18 @@
-// The seam of cuda_backend.hpp: detred::sum with backend::cuda. The library keeps one workspace per device,
+// The seam of cuda_backend.hpp: the host API with backend::cuda. The library keeps one workspace per device,
 // created on first use and reused by every later call; a mutex gives one call at a time each.
 #include <map>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <tuple>
 
 #include <cuda_runtime_api.h>
 
+#include "api/operators.hpp"
 #include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
+#include "host_reduction.hpp"
 
 namespace detred::cuda_backend {
 namespace {
@@ -31,19 +34,24 @@ shared_workspace& workspace_for_current_device() {
   return (*registry)[device];
 }
 
-template <class T>
-T sum_any(std::span<const T> x, mode m) {
-  shared_workspace& shared = workspace_for_current_device();
-  const std::lock_guard<std::mutex> lock(shared.mutex);
-  if (!shared.ws) shared.ws = std::make_unique<cuda::workspace>();
-  return cuda::sum_host(x, *shared.ws, m);
-}
-
 }  // namespace
 
 bool available() { return cuda::available(); }
 
-double sum_host(std::span<const double> x, mode m) { return sum_any(x, m); }
-float sum_host(std::span<const float> x, mode m) { return sum_any(x, m); }
+template <class Op>
+typename Op::result reduce_host(const order::operands<Op>& x, std::uint64_t n) {
+  shared_workspace& shared = workspace_for_current_device();
+  const std::lock_guard<std::mutex> lock(shared.mutex);
+  if (!shared.ws) shared.ws = std::make_unique<cuda::workspace>();
+  return cuda::detail::reduce_host_with<Op>(x, n, *shared.ws);
+}
+
+template <class List>
+struct instantiate_all;
+template <class... Ops>
+struct instantiate_all<op_list<Ops...>> {
+  static constexpr std::tuple pointers{&reduce_host<Ops>...};
+};
+template struct instantiate_all<all_operators>;
 
 }  // namespace detred::cuda_backend

@@ -12,43 +12,55 @@ namespace detred::cuda::detail {
 inline constexpr unsigned warp_size = 32;
 inline constexpr unsigned full_mask = 0xffffffffu;
 
-/// Lanes of the canonical order each thread holds: one 16-byte load's worth. W * sizeof(T) = 512 bytes, so a warp's
-/// 32 16-byte loads cover one row of W elements, and thread t holds lanes [t * k, t * k + k).
-template <class T>
-inline constexpr unsigned lanes_per_thread = 16 / sizeof(T);
+/// Lanes of the canonical order each thread holds: 16 bytes of lane values. W * sizeof(value) = 512 bytes, so a
+/// warp's 32 threads cover one row of W lanes, and thread t holds lanes [t * k, t * k + k).
+template <class V>
+inline constexpr unsigned lanes_per_thread = 16 / sizeof(V);
 static_assert(order::lanes<float> == warp_size * lanes_per_thread<float>);
 static_assert(order::lanes<double> == warp_size * lanes_per_thread<double>);
 
-template <class T>
-struct vector16;
+/// An unsigned word of `bytes` (4, 8 or 16) for one read-only load.
+template <unsigned bytes>
+struct load_word;
 template <>
-struct vector16<float> {
-  using type = float4;
+struct load_word<2> {
+  using type = unsigned short;
 };
 template <>
-struct vector16<double> {
-  using type = double2;
+struct load_word<4> {
+  using type = unsigned int;
+};
+template <>
+struct load_word<8> {
+  using type = uint2;
+};
+template <>
+struct load_word<16> {
+  using type = uint4;
 };
 
-/// Loads the thread's k lanes of one row. Aligned: one 16-byte load. Otherwise k scalar loads of the same elements,
-/// so a misaligned pointer gives every lane the same elements, in the same order, as an aligned one.
-template <class T, bool Aligned>
-__device__ __forceinline__ void load_row(const T* __restrict__ p, T (&v)[lanes_per_thread<T>]) {
+/// Loads the thread's k stored elements of one row of an operand (k lanes' worth, as stored: 16 bytes of float or
+/// double, 8 bytes of 16-bit floats or int32 under 64-bit lanes). Aligned: one load of all k. Otherwise k loads of
+/// one element each, so a misaligned pointer gives every lane the same elements, in the same order, as an aligned
+/// one.
+template <class Input, unsigned k, bool Aligned>
+__device__ __forceinline__ void load_row(const Input* __restrict__ p, order::raw_t<Input> (&v)[k]) {
   if constexpr (Aligned) {
-    using V16 = typename vector16<T>::type;
-    const V16 q = __ldg(reinterpret_cast<const V16*>(p));
-    if constexpr (sizeof(T) == 4) {
-      v[0] = q.x;
-      v[1] = q.y;
-      v[2] = q.z;
-      v[3] = q.w;
-    } else {
-      v[0] = q.x;
-      v[1] = q.y;
-    }
+    using word = typename load_word<k * sizeof(Input)>::type;
+    const word w = __ldg(reinterpret_cast<const word*>(p));
+    memcpy(v, &w, sizeof w);
   } else {
+    using word = typename load_word<sizeof(Input) == 8 ? 8 : sizeof(Input)>::type;
 #pragma unroll
-    for (unsigned s = 0; s < lanes_per_thread<T>; ++s) v[s] = __ldg(p + s);
+    for (unsigned s = 0; s < k; ++s) {
+      if constexpr (sizeof(Input) == 8) {
+        const unsigned long long w = __ldg(reinterpret_cast<const unsigned long long*>(p + s));
+        memcpy(&v[s], &w, sizeof w);
+      } else {
+        const word w = __ldg(reinterpret_cast<const word*>(p + s));
+        memcpy(&v[s], &w, sizeof w);
+      }
+    }
   }
 }
 
@@ -77,22 +89,22 @@ __device__ __forceinline__ S broadcast(S v, unsigned from) {
   return move_words(v, [from](unsigned word) { return __shfl_sync(full_mask, word, from); });
 }
 
-/// The state of an empty lane or subtree.
+/// The node of an empty subtree.
 template <class Op>
-__device__ __forceinline__ typename Op::state empty() {
-  return Op::template identity<typename Op::input>();
+__device__ __forceinline__ order::node_of<Op> empty() {
+  return order::empty_node<Op>();
 }
 
-/// The left-perfect tree over `count` <= 32 states, state i held by lane i; the root lands in lane 0. This is
+/// The left-perfect tree over `count` <= 32 nodes, node i held by lane i; the root lands in lane 0. This is
 /// order::fold_pairwise with the 32 values spread over a warp: pairing neighbours level by level, an unpaired last
 /// value moving up unchanged. The same holds one level up, so folding the roots of aligned power-of-two groups
 /// (leaves per warp, warps per block, blocks per pass) gives the root over the leaves.
 template <class Op>
-__device__ __forceinline__ typename Op::state warp_fold(typename Op::state v, unsigned count, unsigned lane) {
+__device__ __forceinline__ order::node_of<Op> warp_fold(order::node_of<Op> v, unsigned count, unsigned lane) {
 #pragma unroll
   for (unsigned s = 1; s < warp_size; s *= 2) {
-    const typename Op::state other = shuffle_down(v, s);
-    if ((lane & (2 * s - 1)) == 0 && lane + s < count) v = Op::combine(v, other);
+    const order::node_of<Op> other = shuffle_down(v, s);
+    if ((lane & (2 * s - 1)) == 0 && lane + s < count) v = order::merge<Op>(v, other);
   }
   return v;
 }

@@ -1,8 +1,10 @@
-// The host side of the kernels: picks the load path from the pointer's alignment and launches the passes.
+// The host side of the kernels: picks the load path from the pointers' alignment and launches the passes.
 // The only translation unit with kernels, so each kernel is instantiated once per operator: 2 load paths for the
 // leaf pass, 1 folding pass.
 #include <atomic>
 #include <cstdint>
+#include <string>
+#include <tuple>
 
 #include <cuda_runtime.h>
 
@@ -17,14 +19,23 @@ namespace {
 
 std::atomic<std::uint64_t> enqueued{0};
 
+}  // namespace
+
 template <class Op>
-void enqueue(const typename Op::input* x, std::uint64_t n, const launch_plan& plan, void* partials,
-             typename Op::result* result, cudaStream_t stream) {
-  using V = typename Op::state;
-  // 16-byte loads need a 16-byte aligned base: leaves start every L * sizeof(T) = 16 KiB from it.
-  const bool aligned = reinterpret_cast<std::uintptr_t>(x) % 16 == 0;
-  V* const a = static_cast<V*>(partials);
-  V* const b = a + (plan.blocks > 1 ? plan.blocks : 0);
+void enqueue_reduction(const order::operands<Op>& x, std::uint64_t n, const launch_plan& plan, void* partials,
+                       typename Op::result* result, stream_t stream) {
+  using N = order::node_of<Op>;
+  static_assert(fold_block_values == std::uint64_t{fold_threads} * values_per_thread);
+  if (plan.blocks > 0xffffffffu) throw error("CUDA reduction: " + std::to_string(n) + " elements need too many blocks");
+  ++enqueued;
+  // Whole-row loads need every operand aligned to a thread's share of a row (16 bytes of lanes): leaves start every
+  // L elements from the base, a multiple of that share.
+  constexpr std::uintptr_t row_bytes = lanes_per_thread<typename Op::value> * sizeof(typename Op::input);
+  bool aligned = true;
+  for (unsigned a = 0; a < Op::arity; ++a)
+    aligned = aligned && reinterpret_cast<std::uintptr_t>(x.data[a]) % row_bytes == 0;
+  N* const a = static_cast<N*>(partials);
+  N* const b = a + (plan.blocks > 1 ? plan.blocks : 0);
   const dim3 grid(static_cast<unsigned>(plan.blocks));
   const dim3 block(plan.warps_per_block * warp_size);
   if (aligned) {
@@ -35,26 +46,36 @@ void enqueue(const typename Op::input* x, std::uint64_t n, const launch_plan& pl
   check(cudaGetLastError(), "leaf pass launch");
 
   std::uint64_t count = plan.blocks;
-  V* in = a;
-  V* out = b;
+  N* in = a;
+  N* out = b;
   while (count > 1) {
     const std::uint64_t blocks = (count + fold_block_values - 1) / fold_block_values;
     fold_pass<Op><<<static_cast<unsigned>(blocks), fold_threads, 0, stream>>>(in, count, out, result);
     check(cudaGetLastError(), "folding pass launch");
     count = blocks;
-    V* const t = in;
+    N* const t = in;
     in = out;
     out = t;
   }
 }
 
+// The kernels of every operator, emitted here for the API (taking their addresses instantiates them).
+template <class List>
+struct instantiate_all;
+template <class... Ops>
+struct instantiate_all<op_list<Ops...>> {
+  static constexpr std::tuple pointers{&enqueue_reduction<Ops>...};
+};
+template struct instantiate_all<all_operators>;
+
+namespace {
+
 template <class T>
 void enqueue_mode(const T* x, std::uint64_t n, mode m, const launch_plan& plan, void* partials, T* result,
                   stream_t stream) {
-  static_assert(fold_block_values == std::uint64_t{fold_threads} * values_per_thread);
-  if (plan.blocks > 0xffffffffu) throw error("CUDA sum: " + std::to_string(n) + " elements need too many blocks");
-  ++enqueued;
-  with_sum_operator<T>(m, [&]<class Op>() { enqueue<Op>(x, n, plan, partials, result, stream); });
+  with_sum_operator<T>(m, [&]<class Op>() {
+    enqueue_reduction<Op>(order::operands<Op>{{x}, 0}, n, plan, partials, result, stream);
+  });
 }
 
 }  // namespace

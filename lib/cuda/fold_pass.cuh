@@ -15,9 +15,9 @@ inline constexpr unsigned values_per_thread = 8;
 
 template <class Op>
 __global__ void __launch_bounds__(fold_threads)
-    fold_pass(const typename Op::state* __restrict__ in, std::uint64_t count, typename Op::state* __restrict__ out,
+    fold_pass(const order::node_of<Op>* __restrict__ in, std::uint64_t count, order::node_of<Op>* __restrict__ out,
               typename Op::result* __restrict__ result) {
-  using V = typename Op::state;
+  using V = order::node_of<Op>;
   __shared__ V warp_roots[fold_threads / warp_size];
   const unsigned lane = threadIdx.x % warp_size;
   const unsigned warp = threadIdx.x / warp_size;

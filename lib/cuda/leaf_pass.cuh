@@ -9,50 +9,77 @@
 
 namespace detred::cuda::detail {
 
-/// Rows loaded before their additions: eight 16-byte loads in flight per thread keep the memory system busy
-/// without raising register use past the occupancy the launch bounds ask for.
-inline constexpr unsigned rows_in_flight = 8;
+/// Rows loaded before their additions: eight loads in flight per thread and operand keep the memory system busy
+/// without raising register use past the occupancy the launch bounds ask for. Operators with wide lane states
+/// (stats, compensated nrm2) hold fewer rows, or their states would spill.
+template <class Op>
+inline constexpr unsigned rows_in_flight = sizeof(typename Op::state) <= 16
+                                               ? 8
+                                               : (sizeof(typename Op::state) <= 32 ? 4 : 2);
 
-/// The value of one leaf x[0..count), count <= L, computed by a whole warp; valid in lane 0.
+/// The thread's k stored elements of one row of every operand.
+template <class Op, unsigned k>
+struct row_elements {
+  order::raw_t<typename Op::input> v[Op::arity][k];
+};
+
+/// offset: within the leaf (less than L), so 32-bit index arithmetic suffices.
+template <class Op, bool Aligned, unsigned k>
+__device__ __forceinline__ void load_rows(row_elements<Op, k>& row, const order::operands<Op>& x,
+                                          std::uint32_t offset) {
+#pragma unroll
+  for (unsigned a = 0; a < Op::arity; ++a) load_row<typename Op::input, k, Aligned>(x.data[a] + offset, row.v[a]);
+}
+
+/// The thread's k lane states take the elements of one row.
+template <class Op, unsigned k>
+__device__ __forceinline__ void accumulate_row(typename Op::state (&acc)[k], const row_elements<Op, k>& row) {
+#pragma unroll
+  for (unsigned s = 0; s < k; ++s) {
+    if constexpr (Op::arity == 1) {
+      acc[s] = Op::accumulate(acc[s], row.v[0][s]);
+    } else {
+      acc[s] = Op::accumulate(acc[s], row.v[0][s], row.v[1][s]);
+    }
+  }
+}
+
+/// The root of the lane tree of one leaf x[0..count), count <= L, computed by a whole warp; valid in lane 0.
 template <class Op, bool Aligned>
-__device__ __forceinline__ typename Op::state warp_leaf(const typename Op::input* __restrict__ leaf,
-                                                        std::uint32_t count, unsigned lane) {
-  using T = typename Op::input;
-  using V = typename Op::state;
-  constexpr unsigned k = lanes_per_thread<T>;
-  constexpr std::uint32_t W = order::lanes<T>;
-  constexpr std::uint32_t rows = order::leaf_size<T> / W;
-  V acc[k];
+__device__ __forceinline__ typename Op::state warp_leaf(const order::operands<Op>& leaf, std::uint32_t count,
+                                                        unsigned lane) {
+  using V = typename Op::value;
+  using S = typename Op::state;
+  constexpr unsigned k = lanes_per_thread<V>;
+  constexpr std::uint32_t W = order::lanes<V>;
+  constexpr std::uint32_t rows = order::leaf_size<V> / W;
+  S acc[k];
 #pragma unroll
-  for (unsigned s = 0; s < k; ++s) acc[s] = empty<Op>();
+  for (unsigned s = 0; s < k; ++s) acc[s] = Op::template identity<V>();
 
-  // Lane j of the leaf is slot j % k of thread j / k; each lane adds its elements in increasing row order.
-  const T* p = leaf + lane * k;
-  if (count == order::leaf_size<T>) {
+  // Lane j of the leaf is slot j % k of thread j / k; each lane takes its elements in increasing row order.
+  const order::operands<Op> mine = leaf.advanced(lane * k);
+  if (count == order::leaf_size<V>) {
 #pragma unroll
-    for (std::uint32_t r0 = 0; r0 < rows; r0 += rows_in_flight) {
-      T v[rows_in_flight][k];
+    for (std::uint32_t r0 = 0; r0 < rows; r0 += rows_in_flight<Op>) {
+      row_elements<Op, k> batch[rows_in_flight<Op>];
 #pragma unroll
-      for (unsigned u = 0; u < rows_in_flight; ++u) load_row<T, Aligned>(p + (r0 + u) * W, v[u]);
+      for (unsigned u = 0; u < rows_in_flight<Op>; ++u) load_rows<Op, Aligned, k>(batch[u], mine, (r0 + u) * W);
 #pragma unroll
-      for (unsigned u = 0; u < rows_in_flight; ++u) {
-#pragma unroll
-        for (unsigned s = 0; s < k; ++s) acc[s] = Op::accumulate(acc[s], v[u][s]);
-      }
+      for (unsigned u = 0; u < rows_in_flight<Op>; ++u) accumulate_row<Op, k>(acc, batch[u]);
     }
   } else {
     // The ragged last leaf: full rows, then one partial row in which lanes past its end have no element.
     const std::uint32_t full_rows = count / W;
     for (std::uint32_t r = 0; r < full_rows; ++r) {
-      T v[k];
-      load_row<T, Aligned>(p + r * W, v);
-#pragma unroll
-      for (unsigned s = 0; s < k; ++s) acc[s] = Op::accumulate(acc[s], v[s]);
+      row_elements<Op, k> row;
+      load_rows<Op, Aligned, k>(row, mine, r * W);
+      accumulate_row<Op, k>(acc, row);
     }
     const std::uint32_t tail = count - full_rows * W;
 #pragma unroll
     for (unsigned s = 0; s < k; ++s) {
-      if (lane * k + s < tail) acc[s] = Op::accumulate(acc[s], p[full_rows * W + s]);
+      if (lane * k + s < tail) acc[s] = order::accumulate_element<Op>(acc[s], mine, std::uint64_t{full_rows} * W + s);
     }
   }
 
@@ -67,6 +94,31 @@ __device__ __forceinline__ typename Op::state warp_leaf(const typename Op::input
   return acc[0];
 }
 
+/// The node of one leaf, in every lane of the warp. Operators that locate an element search the leaf together: each
+/// thread its own lanes, then the lowest matching index of the warp.
+template <class Op, bool Aligned>
+__device__ __forceinline__ order::node_of<Op> warp_leaf_node(const order::operands<Op>& leaf, std::uint32_t count,
+                                                             unsigned lane) {
+  const typename Op::state root = broadcast(warp_leaf<Op, Aligned>(leaf, count, lane), 0);
+  if constexpr (order::locates_element<Op>) {
+    // 32 consecutive elements per step, one per lane (coalesced); the first step with a match ends the search.
+    using V = typename Op::value;
+    std::uint32_t first = count - 1;  // unreachable: the root came from one of the leaf's elements
+    for (std::uint32_t base = 0; base < count; base += warp_size) {
+      const std::uint32_t i = base + lane;
+      const bool hit = i < count && Op::matches(root, order::widen<V, typename Op::input>(leaf.element(0, i)));
+      const unsigned hits = __ballot_sync(full_mask, hit);
+      if (hits != 0) {
+        first = base + static_cast<std::uint32_t>(__ffs(static_cast<int>(hits)) - 1);
+        break;
+      }
+    }
+    return order::to_node<Op>(root, leaf.first + first);
+  } else {
+    return order::to_node<Op>(root, 0);
+  }
+}
+
 /// Leaf pass. Block b owns leaves [b * B * R, (b + 1) * B * R) (B warps of R leaves, both powers of two, or any B
 /// when one block owns the whole tree); warp w of it owns the w-th run of R leaves. With one block the root is
 /// finalized straight into `result`; otherwise each block writes its subtree's root to block_values[b].
@@ -74,28 +126,28 @@ __device__ __forceinline__ typename Op::state warp_leaf(const typename Op::input
 // serialized the row loads (double tree mode ran at 0.92x CUB); at 64 the eight loads of a batch stay in flight.
 template <class Op, bool Aligned>
 __global__ void __launch_bounds__(1024, 1)
-    leaf_pass(const typename Op::input* __restrict__ x, std::uint64_t n, std::uint32_t leaves_per_warp,
-              typename Op::state* __restrict__ block_values, typename Op::result* __restrict__ result) {
-  using T = typename Op::input;
-  using V = typename Op::state;
-  __shared__ V warp_roots[32];
+    leaf_pass(order::operands<Op> x, std::uint64_t n, std::uint32_t leaves_per_warp,
+              order::node_of<Op>* __restrict__ block_values, typename Op::result* __restrict__ result) {
+  using V = typename Op::value;
+  using N = order::node_of<Op>;
+  __shared__ N warp_roots[32];
   const unsigned lane = threadIdx.x % warp_size;
   const unsigned warp = threadIdx.x / warp_size;
   const unsigned warps = blockDim.x / warp_size;
-  const std::uint64_t m = order::leaf_count<T>(n);
+  const std::uint64_t m = order::leaf_count<V>(n);
   const std::uint64_t block_first = static_cast<std::uint64_t>(blockIdx.x) * warps * leaves_per_warp;
   const std::uint64_t first = block_first + static_cast<std::uint64_t>(warp) * leaves_per_warp;
 
-  V run = empty<Op>();
+  N run = empty<Op>();
   if (first < m) {
     const unsigned count = static_cast<unsigned>(m - first < leaves_per_warp ? m - first : leaves_per_warp);
     // Lane i collects leaf i of the run, then the warp folds the run's left-perfect tree.
-    V mine = empty<Op>();
+    N mine = empty<Op>();
     for (unsigned i = 0; i < count; ++i) {
-      const std::uint64_t start = (first + i) * order::leaf_size<T>;
+      const std::uint64_t start = (first + i) * order::leaf_size<V>;
       const std::uint64_t left = n - start;
-      const auto size = static_cast<std::uint32_t>(left < order::leaf_size<T> ? left : order::leaf_size<T>);
-      const V leaf = broadcast(warp_leaf<Op, Aligned>(x + start, size, lane), 0);
+      const auto size = static_cast<std::uint32_t>(left < order::leaf_size<V> ? left : order::leaf_size<V>);
+      const N leaf = warp_leaf_node<Op, Aligned>(x.advanced(start), size, lane);
       if (lane == i) mine = leaf;
     }
     run = warp_fold<Op>(mine, count, lane);
@@ -107,7 +159,7 @@ __global__ void __launch_bounds__(1024, 1)
     const std::uint64_t in_block = m > block_first ? m - block_first : 0;
     const std::uint64_t runs = in_block / leaves_per_warp + (in_block % leaves_per_warp != 0 ? 1 : 0);
     const unsigned used = static_cast<unsigned>(runs < warps ? runs : warps);
-    const V root = warp_fold<Op>(lane < used ? warp_roots[lane] : empty<Op>(), used, lane);
+    const N root = warp_fold<Op>(lane < used ? warp_roots[lane] : empty<Op>(), used, lane);
     if (lane == 0) {
       if (gridDim.x == 1) {
         *result = Op::finalize(root);

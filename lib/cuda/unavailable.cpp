@@ -54,6 +54,46 @@ double sum(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
 float sum(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
 double sum_host(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
 float sum_host(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
+double dot(std::span<const double>, std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
+float dot(std::span<const float>, std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
+float dot(std::span<const float16>, std::span<const float16>, workspace&, mode, stream_t) { no_cuda(); }
+float dot(std::span<const bfloat16>, std::span<const bfloat16>, workspace&, mode, stream_t) { no_cuda(); }
+void dot_async(std::span<const double>, std::span<const double>, double*, workspace&, mode, stream_t) { no_cuda(); }
+void dot_async(std::span<const float>, std::span<const float>, float*, workspace&, mode, stream_t) { no_cuda(); }
+void dot_async(std::span<const float16>, std::span<const float16>, float*, workspace&, mode, stream_t) { no_cuda(); }
+void dot_async(std::span<const bfloat16>, std::span<const bfloat16>, float*, workspace&, mode, stream_t) { no_cuda(); }
+float sum(std::span<const float16>, workspace&, mode, stream_t) { no_cuda(); }
+float sum(std::span<const bfloat16>, workspace&, mode, stream_t) { no_cuda(); }
+void sum_async(std::span<const float16>, float*, workspace&, mode, stream_t) { no_cuda(); }
+void sum_async(std::span<const bfloat16>, float*, workspace&, mode, stream_t) { no_cuda(); }
+std::int64_t sum(std::span<const std::int32_t>, workspace&, stream_t) { no_cuda(); }
+std::int64_t sum(std::span<const std::int64_t>, workspace&, stream_t) { no_cuda(); }
+std::uint64_t sum(std::span<const std::uint32_t>, workspace&, stream_t) { no_cuda(); }
+std::uint64_t sum(std::span<const std::uint64_t>, workspace&, stream_t) { no_cuda(); }
+double asum(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
+float asum(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
+void asum_async(std::span<const double>, double*, workspace&, mode, stream_t) { no_cuda(); }
+void asum_async(std::span<const float>, float*, workspace&, mode, stream_t) { no_cuda(); }
+double nrm2(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
+float nrm2(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
+void nrm2_async(std::span<const double>, double*, workspace&, mode, stream_t) { no_cuda(); }
+void nrm2_async(std::span<const float>, float*, workspace&, mode, stream_t) { no_cuda(); }
+statistics<double> stats(std::span<const double>, workspace&, stream_t) { no_cuda(); }
+statistics<float> stats(std::span<const float>, workspace&, stream_t) { no_cuda(); }
+void stats_async(std::span<const double>, statistics<double>*, workspace&, stream_t) { no_cuda(); }
+void stats_async(std::span<const float>, statistics<float>*, workspace&, stream_t) { no_cuda(); }
+#define DETRED_CUDA_SELECTIONS(T)                                               \
+  T min(std::span<const T>, workspace&, stream_t) { no_cuda(); }                \
+  T max(std::span<const T>, workspace&, stream_t) { no_cuda(); }                \
+  std::uint64_t argmin(std::span<const T>, workspace&, stream_t) { no_cuda(); } \
+  std::uint64_t argmax(std::span<const T>, workspace&, stream_t) { no_cuda(); }
+DETRED_CUDA_SELECTIONS(double)
+DETRED_CUDA_SELECTIONS(float)
+DETRED_CUDA_SELECTIONS(std::int32_t)
+DETRED_CUDA_SELECTIONS(std::int64_t)
+DETRED_CUDA_SELECTIONS(std::uint32_t)
+DETRED_CUDA_SELECTIONS(std::uint64_t)
+#undef DETRED_CUDA_SELECTIONS
 
 }  // namespace cuda
 }  // namespace detred

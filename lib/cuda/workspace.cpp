@@ -17,7 +17,7 @@ namespace {
 /// The partial buffer's first size: the block values of the largest default plan before it grows (target_blocks
 /// leaf-pass blocks plus one folding value), at 16 bytes, the size of a double (sum, correction) pair.
 constexpr std::size_t initial_partial_bytes = (detail::target_blocks + 1) * 16;
-constexpr std::size_t slot_bytes = 16;
+constexpr std::size_t slot_bytes = detail::workspace_access::state::slot_bytes;
 
 void free_device(void* p) {
   // Never throws: also runs during unwinding and at exit, when the CUDA runtime may already be shut down. cudaFree

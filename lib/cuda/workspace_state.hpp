@@ -11,11 +11,13 @@
 namespace detred::cuda {
 
 struct workspace::state {
+  /// Bytes of the result slots: the largest result of any operator (statistics<double>, 72 bytes) fits.
+  static constexpr std::size_t slot_bytes = 128;
   int device = 0;
   void* partials = nullptr;  ///< states between passes
   std::size_t partial_bytes = 0;
-  void* result = nullptr;       ///< device slot for the synchronous calls (16 bytes)
-  void* host_result = nullptr;  ///< pinned host slot the device result is copied to (16 bytes)
+  void* result = nullptr;       ///< device slot for the synchronous calls (slot_bytes)
+  void* host_result = nullptr;  ///< pinned host slot the device result is copied to
   void* staging = nullptr;      ///< sum_host's copy of the input
   std::size_t staging_bytes = 0;
   /// Device allocations made since construction (the constructor's included): tests check that calls which need

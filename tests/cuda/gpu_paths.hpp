@@ -113,7 +113,7 @@ void expect_device_paths_match(std::span<const T> x, const T* d, T expected, mod
   const std::uint64_t m_leaves = order::leaf_count<T>(n);
   for (const auto& [r, b] : forced_plans()) {
     const cuda::detail::launch_plan plan = cuda::detail::forced_plan(m_leaves, r, b);
-    device_array<unsigned char> partials(cuda::detail::partial_values(plan) * 16 + 16);
+    device_array<unsigned char> partials(cuda::detail::partial_values(plan) * 16 + 16);  // nodes of at most 16 bytes
     ASSERT_TRUE(partials.ok());
     cuda::detail::enqueue_sum(d, n, m, plan, partials.data(), out.data(), stream);
     T planned{};

@@ -1,12 +1,14 @@
 // The summary statistics in one pass: count, sum, M2 (the sum of squared deviations from the mean), min and max.
 //
-// A lane keeps its sum exactly as tree mode's sum does (so stats' sum is bit for bit detred::sum in tree mode), and
-// its squared deviations about a shift k, the lane's first element in the leaf: M2 = sum d^2 - (sum d)^2 / c with
-// d = x - k. A shift taken from the data keeps the cancellation small without a second pass over memory. Lanes and
-// subtrees join by Chan, Golub and LeVeque's pairwise update
-//   M2 = M2a + M2b + delta^2 * ca * cb / (ca + cb),   delta = mean_b - mean_a,
-// applied in the canonical lane and leaf trees. Counts above a leaf are 64-bit integers (a lane's count, at most
-// L / W, is exact in the lane type).
+// Inside a leaf, each lane keeps its sum exactly as tree mode's sum does (so stats' sum is bit for bit detred::sum
+// in tree mode), and the sums of d = x - k and d^2 about a shift k taken from the data: the lane's first element.
+// A shift from the data keeps the cancellation in M2 = sum d^2 - (sum d)^2 / c small without a second pass over
+// memory. The lane tree joins two lanes without a division by re-expressing the right lane's sums about the left
+// lane's shift (delta = k_b - k_a):
+//   sum (x - k_a) = D1_b + c_b delta,   sum (x - k_a)^2 = D2_b + 2 delta D1_b + c_b delta^2,
+// so a leaf ends with every sum about the shift of its first lane. The leaf's node holds its count (64 bits), sum
+// and M2, and subtrees of the leaf tree join by Chan, Golub and LeVeque's pairwise update
+//   M2 = M2_a + M2_b + delta^2 c_a c_b / (c_a + c_b),   delta = mean_b - mean_a.
 #pragma once
 
 #include <cstdint>
@@ -74,25 +76,21 @@ struct moments_op {
     const V count = s.count == T(0) ? splat<V>(T(1)) : s.count;
     return s.shifted_squares - s.shifted_sum * s.shifted_sum / count;
   }
-  /// Chan's update on lanes. The result holds M2 as its shifted_squares with shifted_sum 0, so m2() reads it back.
+  /// Two lanes of the lane tree: b's shifted sums re-expressed about a's shift, then added; no division. An empty
+  /// side leaves the other as it is (sum included: -0.0 + s == s is what tree mode's sum does).
   template <class V>
   DETRED_HOST_DEVICE static state_of<V> combine(state_of<V> a, state_of<V> b) {
-    const V one = splat<V>(T(1));
-    const V ca = a.count == T(0) ? one : a.count;
-    const V cb = b.count == T(0) ? one : b.count;
-    const V count = a.count + b.count;
-    const V delta = b.sum / cb - a.sum / ca;
-    const V joined_m2 = (m2(a) + m2(b)) + delta * delta * (a.count * b.count / (count == T(0) ? one : count));
-    const V zero = splat<V>(T(0));
-    // An empty side leaves the other as it is (sum included: -0.0 + s == s is what tree mode's sum does).
+    const V delta = b.shift - a.shift;
     const auto a_empty = a.count == T(0);
     const auto b_empty = b.count == T(0);
     state_of<V> r;
-    r.count = count;
+    r.count = a.count + b.count;
     r.sum = a.sum + b.sum;
-    r.shift = a_empty ? b.shift : (b_empty ? a.shift : zero);
-    r.shifted_sum = a_empty ? b.shifted_sum : (b_empty ? a.shifted_sum : zero);
-    r.shifted_squares = a_empty ? b.shifted_squares : (b_empty ? a.shifted_squares : joined_m2);
+    r.shift = a_empty ? b.shift : a.shift;
+    const V d1 = a.shifted_sum + (b.shifted_sum + b.count * delta);
+    const V d2 = a.shifted_squares + (b.shifted_squares + (T(2) * delta * b.shifted_sum + b.count * delta * delta));
+    r.shifted_sum = a_empty ? b.shifted_sum : (b_empty ? a.shifted_sum : d1);
+    r.shifted_squares = a_empty ? b.shifted_squares : (b_empty ? a.shifted_squares : d2);
     r.min = low::pick(a.min, b.min);
     r.max = high::pick(a.max, b.max);
     return r;
