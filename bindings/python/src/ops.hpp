@@ -41,7 +41,7 @@ numpy.float32 or numpy.float64 when every axis is reduced, else a NumPy array of
 Memory: a C-contiguous, aligned array (or, with ``axis``, a lane whose elements lie contiguously) is summed in
 place. Otherwise each output element's inputs are first copied into one contiguous scratch buffer: for a
 non-contiguous view and ``axis=None`` that is a copy of the whole view (its size in memory, freed on return). The
-GIL is released while an array of 4096 or more elements is reduced.
+GIL is released while a host array of 4096 or more elements is reduced, and during GPU calls.
 
 GPU arrays: the sum runs on the array's device, on the stream it names (``__cuda_array_interface__``) or on the
 legacy default stream after the producer's work (DLPack), with a workspace per device kept by the module; the
