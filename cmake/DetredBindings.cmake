@@ -1,12 +1,16 @@
 # Language bindings (docs/bindings.md). Included from the top-level CMakeLists.txt, since the languages it enables
 # are needed by targets in several folders (lib/c_api, bindings/, tests/).
-#   C:       always (the C API, lib/c_api, and its C test program).
-#   Fortran: DETRED_BUILD_FORTRAN, on by default when a Fortran compiler is found (bindings/fortran).
-#   Python:  DETRED_BUILD_PYTHON, on by default when Python 3 with its headers, NumPy, pybind11 and dlpack.h are found
-#            (bindings/python). Debian's python3-numpy and python3-pybind11 serve /usr/bin/python3, which is the
-#            default Python3_EXECUTABLE when it exists (another python3 may come first on PATH); set
-#            -DPython3_EXECUTABLE=... to build for another interpreter that has NumPy and pybind11.
-enable_language(C)
+#   C API:   always (lib/c_api: C++ sources); the C language only for its C test program (with the tests).
+#   Fortran: DETRED_BUILD_FORTRAN, on by default when detred is the top-level project and a Fortran compiler is
+#            found (bindings/fortran).
+#   Python:  DETRED_BUILD_PYTHON, on by default when detred is the top-level project and Python 3 with its headers,
+#            NumPy, pybind11 and dlpack.h are found (bindings/python). Debian's python3-numpy and python3-pybind11
+#            serve /usr/bin/python3, which is the default Python3_EXECUTABLE when it exists (another python3 may come
+#            first on PATH); set -DPython3_EXECUTABLE=... to build for another interpreter that has NumPy.
+# A project that pulls detred in with add_subdirectory gets neither module unless it turns the option on.
+if(DETRED_BUILD_TESTS)
+  enable_language(C)
+endif()
 
 include(CheckLanguage)
 check_language(Fortran)
@@ -14,7 +18,11 @@ set(detred_fortran_found OFF)
 if(CMAKE_Fortran_COMPILER)
   set(detred_fortran_found ON)
 endif()
-option(DETRED_BUILD_FORTRAN "Build the Fortran module (use detred)" ${detred_fortran_found})
+set(detred_fortran_default OFF)
+if(detred_fortran_found AND detred_is_top_level)
+  set(detred_fortran_default ON)
+endif()
+option(DETRED_BUILD_FORTRAN "Build the Fortran module (use detred)" ${detred_fortran_default})
 if(DETRED_BUILD_FORTRAN)
   if(NOT detred_fortran_found)
     message(FATAL_ERROR "DETRED_BUILD_FORTRAN is ON but no Fortran compiler was found (tools/setup.sh installs gfortran)")
@@ -40,7 +48,12 @@ if(NOT DETRED_SANITIZE)
     endif()
   endif()
 endif()
-option(DETRED_BUILD_PYTHON "Build the Python module (needs Python 3 with NumPy, pybind11 and DLPack's header)" ${detred_python_found})
+set(detred_python_default OFF)
+if(detred_python_found AND detred_is_top_level)
+  set(detred_python_default ON)
+endif()
+option(DETRED_BUILD_PYTHON "Build the Python module (needs Python 3 with NumPy, pybind11 and DLPack's header)"
+       ${detred_python_default})
 if(DETRED_BUILD_PYTHON AND NOT detred_python_found)
   message(FATAL_ERROR "DETRED_BUILD_PYTHON is ON but Python 3 with its headers and NumPy, pybind11 or dlpack.h was not "
                       "found for ${Python3_EXECUTABLE} (tools/setup.sh installs them for /usr/bin/python3), or "
