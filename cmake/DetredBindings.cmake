@@ -12,11 +12,14 @@ if(DETRED_BUILD_TESTS)
   enable_language(C)
 endif()
 
+# A cross build (the aarch64 check, docs/arm.md) builds neither module: the host's gfortran and Python would be found.
 include(CheckLanguage)
-check_language(Fortran)
 set(detred_fortran_found OFF)
-if(CMAKE_Fortran_COMPILER)
-  set(detred_fortran_found ON)
+if(NOT CMAKE_CROSSCOMPILING)
+  check_language(Fortran)
+  if(CMAKE_Fortran_COMPILER)
+    set(detred_fortran_found ON)
+  endif()
 endif()
 set(detred_fortran_default OFF)
 if(detred_fortran_found AND detred_is_top_level)
@@ -25,7 +28,8 @@ endif()
 option(DETRED_BUILD_FORTRAN "Build the Fortran module (use detred)" ${detred_fortran_default})
 if(DETRED_BUILD_FORTRAN)
   if(NOT detred_fortran_found)
-    message(FATAL_ERROR "DETRED_BUILD_FORTRAN is ON but no Fortran compiler was found (tools/setup.sh installs gfortran)")
+    message(FATAL_ERROR "DETRED_BUILD_FORTRAN is ON but no Fortran compiler was found (tools/setup.sh installs "
+                        "gfortran), or this is a cross build")
   endif()
   enable_language(Fortran)
 endif()
@@ -34,7 +38,7 @@ message(STATUS "detred: Fortran module ${DETRED_BUILD_FORTRAN}")
 # A sanitized extension module cannot be loaded by an interpreter built without the sanitizer runtime, so the
 # sanitize preset builds no Python module (its tests report themselves skipped).
 set(detred_python_found OFF)
-if(NOT DETRED_SANITIZE)
+if(NOT DETRED_SANITIZE AND NOT CMAKE_CROSSCOMPILING)
   if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
     set(Python3_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "The Python interpreter the detred module is built for")
   endif()
@@ -57,7 +61,7 @@ option(DETRED_BUILD_PYTHON "Build the Python module (needs Python 3 with NumPy, 
 if(DETRED_BUILD_PYTHON AND NOT detred_python_found)
   message(FATAL_ERROR "DETRED_BUILD_PYTHON is ON but Python 3 with its headers and NumPy, pybind11 or dlpack.h was not "
                       "found for ${Python3_EXECUTABLE} (tools/setup.sh installs them for /usr/bin/python3), or "
-                      "this is a sanitizer build")
+                      "this is a sanitizer or cross build")
 endif()
 if(DETRED_BUILD_PYTHON)
   message(STATUS "detred: Python module ON (${Python3_EXECUTABLE}, NumPy ${Python3_NumPy_VERSION}, "
