@@ -44,13 +44,20 @@ typedef enum detred_status {
   DETRED_UNSUPPORTED = 2,      /* valid, but not available in this build or on this machine */
   DETRED_DEVICE_ERROR = 3,     /* a failure of the machine: a GPU call failed */
   DETRED_OUT_OF_MEMORY = 4,    /* memory could not be allocated */
-  DETRED_INTERNAL_ERROR = 5    /* a bug in detred: please report it with the message */
+  DETRED_INTERNAL_ERROR = 5,   /* a bug in detred: please report it with the message */
+  /* Not statuses: they make the enum an int, and every int a valid value of it (see detred_mode). */
+  DETRED_STATUS_INT_MIN_ = -2147483647 - 1,
+  DETRED_STATUS_INT_MAX_ = 2147483647
 } detred_status;
 
 /* How the additions of the canonical order are carried out (detred::mode). */
 typedef enum detred_mode {
-  DETRED_MODE_TREE = 0,       /* plain additions; error <= gamma_D * sum|x_i| */
-  DETRED_MODE_COMPENSATED = 1 /* an error-free (sum, correction) pair through the same tree */
+  DETRED_MODE_TREE = 0,        /* plain additions; error <= gamma_D * sum|x_i| */
+  DETRED_MODE_COMPENSATED = 1, /* an error-free (sum, correction) pair through the same tree */
+  /* Not modes: they make the enum an int on every compiler (the ABI passes it as one), and every int a valid value
+   * of it, so that any value a caller passes is defined behaviour: an unknown one gets DETRED_INVALID_ARGUMENT. */
+  DETRED_MODE_INT_MIN_ = -2147483647 - 1,
+  DETRED_MODE_INT_MAX_ = 2147483647
 } detred_mode;
 
 /* The documented error bound of a mode for n elements (detred::error_bound, docs/error-bounds.md):

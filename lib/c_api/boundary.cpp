@@ -57,6 +57,8 @@ detred::mode to_mode(detred_mode m) {
       return detred::mode::tree;
     case DETRED_MODE_COMPENSATED:
       return detred::mode::compensated;
+    default:
+      break;
   }
   throw rejected{DETRED_INVALID_ARGUMENT,
                  "unknown mode: a detred_mode is DETRED_MODE_TREE (0) or DETRED_MODE_COMPENSATED (1)"};

@@ -45,6 +45,8 @@ const char* detred_status_string(detred_status status) {
       return "out of memory";
     case DETRED_INTERNAL_ERROR:
       return "internal error";
+    default:
+      break;
   }
   return "unknown status";
 }
@@ -55,6 +57,8 @@ const char* detred_mode_name(detred_mode mode) {
       return "tree";
     case DETRED_MODE_COMPENSATED:
       return "compensated";
+    default:
+      break;
   }
   return nullptr;
 }
