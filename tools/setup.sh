@@ -37,6 +37,12 @@ packages=(
   clang                 # libFuzzer targets for the file parsers
   libclang-rt-dev       # sanitizer and fuzzer runtimes for clang
   clang-format          # formatting check
+  gfortran              # the Fortran module (use detred) and its test program
+  python3-dev           # Python's headers: building the Python module (for /usr/bin/python3)
+  pybind11-dev          # pybind11: the C++ side of the Python module (headers and CMake package)
+  python3-numpy         # NumPy: the arrays the Python module reduces, and its headers
+  python3-pytest        # pytest: the Python module's test suite
+  libdlpack-dev         # dlpack.h: the tensor struct behind __dlpack__ (PyTorch CUDA tensors in the Python module)
 )
 
 # Only with --cross-aarch64. GoogleTest for arm64 is built from the sources libgtest-dev ships (/usr/src/googletest);

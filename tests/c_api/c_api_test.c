@@ -1,0 +1,163 @@
+/* The C API's test, compiled as C99: the results of detred.h bit for bit against the C++ library (cxx_expected.cpp)
+ * and the reference, for sizes around the leaf boundaries, both modes, several thread counts and special values;
+ * then every error path: status, message, output left unchanged. Prints one line per failed check and a closing
+ * "N passed, N failed" line; exits 1 if any check failed. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cxx_expected.h"
+#include "detred/detred.h"
+
+static int passed = 0;
+static int failed = 0;
+
+static void check(int ok, const char* what, size_t n, int mode, int threads) {
+  if (ok) {
+    ++passed;
+  } else {
+    ++failed;
+    printf("FAILED: %s (n = %zu, mode = %d, threads = %d)\n", what, n, mode, threads);
+  }
+}
+
+static uint64_t bits_f64(double v) {
+  uint64_t b;
+  memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+static uint32_t bits_f32(float v) {
+  uint32_t b;
+  memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+/* Values of mixed sign and magnitude (exponents over about 2^-20..2^20), so that the order of the additions shows in
+ * the result bits. */
+static uint64_t state = 42;
+static double next_value(void) {
+  state = state * 6364136223846793005u + 1442695040888963407u;
+  double mantissa = (double)(state >> 11) / 9007199254740992.0; /* [0, 1) */
+  int exponent = (int)((state >> 3) % 41) - 20;
+  return ((state & 1) ? -1.0 : 1.0) * ldexp(1.0 + mantissa, exponent);
+}
+
+static void check_sums(size_t n) {
+  double* x = malloc((n ? n : 1) * sizeof *x);
+  float* y = malloc((n ? n : 1) * sizeof *y);
+  if (!x || !y) {
+    printf("FAILED: out of memory\n");
+    exit(1);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = next_value();
+    y[i] = (float)x[i];
+  }
+  const int thread_counts[] = {0, 1, 2, 3};
+  for (int mode = 0; mode <= 1; ++mode) {
+    const double expected64 = cxx_sum_f64(x, n, mode);
+    const float expected32 = cxx_sum_f32(y, n, mode);
+    double ref64 = 0;
+    float ref32 = 0;
+    check(detred_reference_sum_f64(x, n, (detred_mode)mode, &ref64) == DETRED_OK, "reference f64 status", n, mode, 0);
+    check(detred_reference_sum_f32(y, n, (detred_mode)mode, &ref32) == DETRED_OK, "reference f32 status", n, mode, 0);
+    check(bits_f64(ref64) == bits_f64(expected64), "reference f64 bits == C++ detred::sum", n, mode, 0);
+    check(bits_f32(ref32) == bits_f32(expected32), "reference f32 bits == C++ detred::sum", n, mode, 0);
+    for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; ++t) {
+      double s64 = 1.5;
+      float s32 = 1.5f;
+      const int threads = thread_counts[t];
+      check(detred_sum_f64(x, n, (detred_mode)mode, threads, &s64) == DETRED_OK, "sum f64 status", n, mode, threads);
+      check(detred_sum_f32(y, n, (detred_mode)mode, threads, &s32) == DETRED_OK, "sum f32 status", n, mode, threads);
+      check(bits_f64(s64) == bits_f64(expected64), "sum f64 bits == C++ detred::sum", n, mode, threads);
+      check(bits_f32(s32) == bits_f32(expected32), "sum f32 bits == C++ detred::sum", n, mode, threads);
+    }
+  }
+  free(x);
+  free(y);
+}
+
+static void check_special_values(void) {
+  double s = 1.0;
+  check(detred_sum_f64(NULL, 0, DETRED_MODE_TREE, 0, &s) == DETRED_OK, "empty sum with x = NULL", 0, 0, 0);
+  check(bits_f64(s) == 0x8000000000000000u, "empty sum is -0.0", 0, 0, 0);
+  float f = 1.0f;
+  check(detred_sum_f32(NULL, 0, DETRED_MODE_COMPENSATED, 0, &f) == DETRED_OK, "empty f32 sum", 0, 1, 0);
+  check(bits_f32(f) == 0x80000000u, "empty f32 sum is -0.0", 0, 1, 0);
+
+  double x[5000];
+  for (size_t i = 0; i < 5000; ++i) x[i] = (double)i;
+  x[4321] = -NAN; /* a NaN with the sign bit set comes back as the canonical quiet NaN */
+  for (int mode = 0; mode <= 1; ++mode) {
+    check(detred_sum_f64(x, 5000, (detred_mode)mode, 2, &s) == DETRED_OK, "NaN input status", 5000, mode, 2);
+    check(bits_f64(s) == 0x7ff8000000000000u, "NaN input gives the canonical NaN", 5000, mode, 2);
+  }
+  x[4321] = INFINITY;
+  x[17] = -INFINITY;
+  check(detred_sum_f64(x, 5000, DETRED_MODE_TREE, 0, &s) == DETRED_OK && bits_f64(s) == 0x7ff8000000000000u,
+        "+Inf with -Inf gives the canonical NaN", 5000, 0, 0);
+  x[17] = 1.0;
+  check(detred_sum_f64(x, 5000, DETRED_MODE_COMPENSATED, 0, &s) == DETRED_OK && s == INFINITY, "+Inf gives +Inf", 5000,
+        1, 0);
+}
+
+/* A failing call returns the status, leaves the output unchanged and sets a message containing `needle`. */
+static void check_failure(detred_status got, detred_status want, double output, const char* needle, const char* what) {
+  check(got == want, what, 0, -1, -1);
+  check(output == 7.0, "output left unchanged on failure", 0, -1, -1);
+  check(strstr(detred_last_error(), needle) != NULL, "detred_last_error names the problem", 0, -1, -1);
+  if (strstr(detred_last_error(), needle) == NULL)
+    printf("  message was: '%s', wanted '%s'\n", detred_last_error(), needle);
+}
+
+static void check_errors(void) {
+  const double x[3] = {1.0, 2.0, 3.0};
+  double s = 7.0;
+  check(strcmp(detred_last_error(), "") == 0, "no message before any failure", 0, -1, -1);
+  check_failure(detred_sum_f64(NULL, 3, DETRED_MODE_TREE, 0, &s), DETRED_INVALID_ARGUMENT, s, "x is NULL",
+                "NULL x with n > 0");
+  check(detred_sum_f64(x, 3, DETRED_MODE_TREE, 0, NULL) == DETRED_INVALID_ARGUMENT, "NULL result", 3, 0, 0);
+  check(strstr(detred_last_error(), "result is NULL") != NULL, "NULL result message", 3, 0, 0);
+  check_failure(detred_sum_f64(x, 3, (detred_mode)7, 0, &s), DETRED_INVALID_ARGUMENT, s, "unknown mode",
+                "unknown mode");
+  check_failure(detred_sum_f64(x, 3, DETRED_MODE_TREE, -2, &s), DETRED_INVALID_ARGUMENT, s, "threads",
+                "negative thread count (the C++ library's detred::error)");
+  check_failure(detred_reference_sum_f64(x, 3, (detred_mode)-1, &s), DETRED_INVALID_ARGUMENT, s, "unknown mode",
+                "reference: unknown mode");
+  check(strncmp(detred_last_error(), "detred: ", 8) == 0, "messages start with 'detred: '", 0, -1, -1);
+
+  /* A success leaves the last message as it was. */
+  check(detred_sum_f64(x, 3, DETRED_MODE_TREE, 0, &s) == DETRED_OK && s == 6.0, "a sum after a failure", 3, 0, 0);
+  check(strstr(detred_last_error(), "unknown mode") != NULL, "success keeps the last message", 3, 0, 0);
+
+  detred_error_bound b;
+  check(detred_bound_f64(1000000, DETRED_MODE_TREE, &b) == DETRED_OK, "bound status", 1000000, 0, 0);
+  check(b.depth == cxx_depth_f64(1000000) && b.depth == 46, "bound depth == C++ (46 at 10^6)", 1000000, 0, 0);
+  check(b.abs_sum_factor == cxx_abs_sum_factor_f64(1000000, 0), "bound factor == C++", 1000000, 0, 0);
+  check(detred_bound_f64(1000000, DETRED_MODE_COMPENSATED, &b) == DETRED_OK &&
+            b.abs_sum_factor == cxx_abs_sum_factor_f64(1000000, 1) && b.correction_depth > b.depth,
+        "compensated bound == C++", 1000000, 1, 0);
+  check(detred_bound_f32(10, (detred_mode)3, &b) == DETRED_INVALID_ARGUMENT, "bound: unknown mode", 10, 3, 0);
+  check(detred_bound_f32(10, DETRED_MODE_TREE, NULL) == DETRED_INVALID_ARGUMENT, "bound: NULL result", 10, 0, 0);
+
+  check(strcmp(detred_status_string(DETRED_OK), "ok") == 0, "status string ok", 0, -1, -1);
+  check(strcmp(detred_status_string(DETRED_DEVICE_ERROR), "device error") == 0, "status string", 0, -1, -1);
+  check(strcmp(detred_status_string((detred_status)99), "unknown status") == 0, "unknown status", 0, -1, -1);
+  check(strcmp(detred_mode_name(DETRED_MODE_COMPENSATED), "compensated") == 0, "mode name", 0, -1, -1);
+  check(detred_mode_name((detred_mode)5) == NULL, "no name for an unknown mode", 0, -1, -1);
+  check(detred_order_version() == 1, "order version 1", 0, -1, -1);
+  check(strlen(detred_library_version()) >= 5, "library version", 0, -1, -1);
+}
+
+int main(void) {
+  /* Around the leaf sizes (2048 doubles, 4096 floats), a ragged tree of leaves, and a multi-threaded size. */
+  const size_t sizes[] = {0, 1, 2, 63, 64, 2047, 2048, 2049, 4096, 4097, 3 * 4096 + 5, 100003, (1u << 20) + 7};
+  check_errors();
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) check_sums(sizes[i]);
+  check_special_values();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
