@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 #include <string>
@@ -24,9 +25,11 @@ bool same_bits(const R& a, const R& b) {
 }
 
 /// Sizes around every boundary of the order for lane type V: lanes, leaves, groups of 8 leaves, the driver's 1024
-/// blocks (when `large`).
+/// blocks (when `large`, and unless DETRED_TEST_MAX_LOG2 asks for sizes below 2^22: the aarch64 run under qemu).
 template <class V>
 std::vector<std::uint64_t> op_sizes(bool large) {
+  const char* max_log2 = std::getenv("DETRED_TEST_MAX_LOG2");
+  if (max_log2 != nullptr && *max_log2 != '\0' && std::atoi(max_log2) < 22) large = false;
   constexpr std::uint64_t W = order::lanes<V>;
   constexpr std::uint64_t L = order::leaf_size<V>;
   std::set<std::uint64_t> s = {0,     1,         2,         3,         W - 1, W, W + 1, L - 1, L, L + 1, 2 * L + W + 3,

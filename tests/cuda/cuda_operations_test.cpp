@@ -105,6 +105,29 @@ struct every_operator<op_list<Ops...>> {
 
 TEST_F(Gpu, EveryOperatorMatchesTheReferenceOnEveryPlan) { every_operator<all_operators>::run(); }
 
+template <class T>
+void expect_subnormal_products_on_gpu() {
+  // Products that round into the subnormals, and their fma error terms: the GPU's fma (__fma_rn, no flush to zero)
+  // must give the CPU's bits, in both modes.
+  for (std::uint64_t n : op_sizes<T>(false)) {
+    std::vector<T> x = generate<T>(values::uniform, n, 70 + n);
+    std::vector<T> y = generate<T>(values::uniform, n, 71 + n);
+    const T tiny = std::numeric_limits<T>::min();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      x[i] *= T(0.75) * tiny * T(1 << 10);
+      y[i] *= T(1) / T(1 << 12);
+    }
+    const std::string what = std::string(sizeof(T) == 8 ? "double" : "float") + " subnormal products";
+    expect_gpu_matches<order::dot_op<T, order::plain_sums>>({x, y}, n, 0, what + " tree");
+    expect_gpu_matches<order::dot_op<T, order::compensated_sums>>({x, y}, n, 0, what + " compensated");
+  }
+}
+
+TEST_F(Gpu, DotOfProductsNearTheSubnormalRange) {
+  expect_subnormal_products_on_gpu<double>();
+  expect_subnormal_products_on_gpu<float>();
+}
+
 TEST_F(Gpu, PublicEntryPointsEqualTheHostApi) {
   const std::vector<double> x = generate<double>(values::dynamic_range, 300007, 3);
   const std::vector<double> y = generate<double>(values::uniform, 300007, 4);

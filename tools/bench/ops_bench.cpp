@@ -238,7 +238,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(10, 31));
   app.add_option("--threads", s.threads, "threads of every row")->check(CLI::Range(1, 1024));
   app.add_option("--rounds", s.rounds, "interleaved rounds per row")->check(CLI::Range(1, 1000));
-  app.add_option("--only", s.only, "ops to run: stats dot asum nrm2 min max argmin integer half");
+  app.add_option("--only", s.only, "ops to run, comma-separated: stats dot asum nrm2 min max argmin integer half")
+      ->delimiter(',');
   CLI11_PARSE(app, argc, argv);
   const timing_policy p{};
 

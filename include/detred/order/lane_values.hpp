@@ -144,27 +144,32 @@ DETRED_HOST_DEVICE inline V fused_multiply_add(const V& a, const V& b, const V& 
   }
 }
 
-/// One of the lower index wins a tie, so min_of and max_of take `a` from the left (lower-index) operand on ties.
+/// min_of: the smaller of a and b where NaN is smallest of all (NaN propagates) and -0.0 < +0.0. For integers, the
+/// plain minimum. Of two equal values (same bits) either is the answer; the lower index of a tie is argmin's
+/// business (selection_ops.hpp).
 ///
-/// min_of: the smaller of a and b where NaN is smallest of all (NaN propagates) and -0.0 < +0.0; a on ties (equal
-/// bits, or a NaN). For integers, the plain minimum.
+/// Written for few instructions, since min and max run per element in stats: b wins if it is NaN or smaller; equal
+/// values (a == b) merge by OR-ing their bits, which is a itself unless they are +0.0 and -0.0, whose OR is -0.0. A
+/// NaN in a stays: no comparison with it is true.
 template <class V>
 DETRED_HOST_DEVICE inline V min_of(const V& a, const V& b) {
   if constexpr (std::is_integral_v<element_t<V>>) {
     return b < a ? b : a;
   } else {
-    // b wins if a is a number and b is NaN, smaller, or -0.0 against +0.0 (equal values, smaller signed bits).
-    return ((a == a) & ((b != b) | (b < a) | ((b == a) & (signed_bits(b) < signed_bits(a))))) ? b : a;
+    const V merged = bit_cast_lanes<V>(signed_bits(a) | signed_bits(b));
+    return b != b ? b : (b < a ? b : (b == a ? merged : a));
   }
 }
 
-/// max_of: the larger, NaN propagating, +0.0 > -0.0; a on ties.
+/// max_of: the larger, NaN propagating, +0.0 > -0.0 (equal values merge by AND-ing their bits: +0.0 from a pair of
+/// zeros with one +0.0).
 template <class V>
 DETRED_HOST_DEVICE inline V max_of(const V& a, const V& b) {
   if constexpr (std::is_integral_v<element_t<V>>) {
     return b > a ? b : a;
   } else {
-    return ((a == a) & ((b != b) | (b > a) | ((b == a) & (signed_bits(b) > signed_bits(a))))) ? b : a;
+    const V merged = bit_cast_lanes<V>(signed_bits(a) & signed_bits(b));
+    return b != b ? b : (b > a ? b : (b == a ? merged : a));
   }
 }
 
