@@ -96,8 +96,8 @@ error_bound dot_bound(std::uint64_t n, mode m) {
     const double gamma_c = gamma(b.correction_depth + 1, u);
     b.abs_sum_factor = mul_up(mul_up(1.0 + u, gamma(b.depth + 1, u)), gamma_c);
     // (1 + u) (1 + gamma_{D'+1} (2 + gamma_D)) n nu
-    b.absolute =
-        times_half_subnormal<T>(mul_up(mul_up(1.0 + u, add_up(1.0, mul_up(gamma_c, add_up(2.0, gamma_d)))), count_up(n)));
+    b.absolute = times_half_subnormal<T>(
+        mul_up(mul_up(1.0 + u, add_up(1.0, mul_up(gamma_c, add_up(2.0, gamma_d)))), count_up(n)));
   }
   return b;
 }
@@ -168,7 +168,8 @@ error_bound bound(bounded_op op, std::uint64_t n, mode m) {
     case bounded_op::mean:
       return mean_bound<T>(n, m);
   }
-  throw error("unknown bounded_op " + std::to_string(static_cast<int>(op)) + " (expected sum, dot, asum, nrm2 or mean)");
+  throw error("unknown bounded_op " + std::to_string(static_cast<int>(op)) +
+              " (expected sum, dot, asum, nrm2 or mean)");
 }
 
 template error_bound bound<double>(std::uint64_t n, mode m);
