@@ -164,7 +164,7 @@ TEST(Tool, BadInputFilesExitWithTwoAndOneLine) {
   expect_bad_input("verify " + text_bad, text_bad, "line 2: cannot parse");
   const std::string raw = write_file("raw.bin", std::string(12, '\0'));
   expect_bad_input("verify " + raw + " --dtype float64", raw, "truncated data: 12 bytes");
-  expect_bad_input("verify " + raw + " --dtype int8", "--dtype int8", "expected float32 or float64");
+  expect_bad_input("verify " + raw + " --dtype int128", "--dtype int128", "expected float32, float64, float16");
 }
 
 TEST(Tool, RecordThenCheckPassesAndCatchesChangedDataAndChangedBits) {
