@@ -61,8 +61,10 @@ std::vector<output> run_typed(op o, std::span<const T> x, std::span<const T> y, 
         } catch (const detred::device_error&) {
           throw;
         } catch (const detred::error& e) {  // the exact sum does not fit the result type
-          result_bits refused{std::is_signed_v<T> ? dtype::int64 : dtype::uint64, 0, e.what()};
-          return {{"", refused}};
+          std::string message = e.what();
+          const std::string prefix = "detred: ";  // detred::error's own; the tool adds its own prefix
+          if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+          return {{"", result_bits{std::is_signed_v<T> ? dtype::int64 : dtype::uint64, 0, message}}};
         }
       case op::min:
         return one(detred::min(x, opt));
