@@ -2,8 +2,8 @@
 // passes and reports each op's checks, dot takes its operands three ways, record/check keep the op, and bad
 // combinations give one line with status 2.
 #include <bit>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <span>
