@@ -290,14 +290,15 @@ TEST(ToolOps, RecordAndCheckKeepTheOperation) {
 }
 
 TEST(ToolOps, GoldenFilesWithoutOpsTypesOrOutputsStillCheck) {
-  // The format before --op: results of op sum with a mode, bits of the file's dtype, no "type".
+  // The format before --op: results of op sum with a mode, bits of the file's dtype, no "type" (and a result without
+  // an op is a sum).
   const std::string data = write_file("old.npy", npy_bytes("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }",
                                                            le_bytes(std::vector<double>{0.5, 0.25, 2})));
   const std::string sha = sha256_hex(read_dataset(data, {}).digest_bytes());
   const std::string old = R"({"detred_golden": 1, "order_version": 1, "files": [{"path": ")" + data +
                           R"(", "sha256": ")" + sha + R"(", "format": "npy", "dtype": "float64", "results": [
       {"op": "sum", "mode": "tree", "bits": "0x4006000000000000", "value": "2.75"},
-      {"op": "sum", "mode": "compensated", "bits": "0x4006000000000000", "value": "2.75"}]}]})";
+      {"mode": "compensated", "bits": "0x4006000000000000", "value": "2.75"}]}]})";
   const outcome o = tool("check " + write_file("old-golden.json", old));
   EXPECT_EQ(o.status, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("2 results compared"), std::string::npos) << o.out;
