@@ -15,64 +15,19 @@
 #include "dataset.hpp"
 #include "detred/detred.hpp"
 #include "temp_files.hpp"
+#include "tool_runner.hpp"
 
 namespace detred::verify {
 namespace {
 
+using testing::expect_bad_input;
+using testing::faulty_tool;
+using testing::generated;
+using testing::outcome;
+using testing::path_of;
 using testing::scratch_dir;
+using testing::tool;
 using testing::write_file;
-
-struct outcome {
-  int status = -1;
-  std::string out;  ///< stdout
-  std::string err;  ///< stderr
-};
-
-// Runs the tool with arguments (shell words) and collects both streams and the exit status.
-outcome run_tool(const char* executable, const std::string& arguments, const std::string& environment) {
-  const std::string err_path = (scratch_dir() / "stderr.txt").string();
-  const std::string command = environment + " " + executable + " " + arguments + " 2>" + err_path;
-  outcome o;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return o;
-  std::array<char, 4096> buffer{};
-  std::size_t got = 0;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) o.out.append(buffer.data(), got);
-  const int raw = ::pclose(pipe);
-  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  std::ifstream in(err_path);
-  o.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return o;
-}
-
-// The shipped tool.
-outcome tool(const std::string& arguments, const std::string& environment = "") {
-  return run_tool(DETRED_TOOL_PATH, arguments, environment);
-}
-
-// The test build of the tool, which honours DETRED_VERIFY_INJECT_FAULT.
-outcome faulty_tool(const std::string& arguments, const std::string& fault) {
-  return run_tool(DETRED_FAULT_TOOL_PATH, arguments, "DETRED_VERIFY_INJECT_FAULT=" + fault);
-}
-
-std::string path_of(const std::string& name) { return (scratch_dir() / name).string(); }
-
-std::string generated(const std::string& name, const std::string& options) {
-  const std::string path = path_of(name);
-  const outcome g = tool("gen " + options + " -o " + path);
-  EXPECT_EQ(g.status, 0) << g.err;
-  return path;
-}
-
-// A bad-input case: status 2, one line on stderr naming the file, nothing on stdout.
-void expect_bad_input(const std::string& arguments, const std::string& file, const std::string& problem) {
-  const outcome o = tool(arguments);
-  EXPECT_EQ(o.status, 2) << arguments << "\n" << o.out << o.err;
-  EXPECT_EQ(o.out, "") << "no partial output";
-  EXPECT_NE(o.err.find(file), std::string::npos) << o.err;
-  EXPECT_NE(o.err.find(problem), std::string::npos) << o.err;
-  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
-}
 
 TEST(Tool, HelpOnEverySubcommand) {
   for (const char* sub : {"", "reduce", "verify", "record", "check", "gen"}) {
@@ -164,7 +119,7 @@ TEST(Tool, BadInputFilesExitWithTwoAndOneLine) {
   expect_bad_input("verify " + text_bad, text_bad, "line 2: cannot parse");
   const std::string raw = write_file("raw.bin", std::string(12, '\0'));
   expect_bad_input("verify " + raw + " --dtype float64", raw, "truncated data: 12 bytes");
-  expect_bad_input("verify " + raw + " --dtype int8", "--dtype int8", "expected float32 or float64");
+  expect_bad_input("verify " + raw + " --dtype int128", "--dtype int128", "expected float32, float64, float16");
 }
 
 TEST(Tool, RecordThenCheckPassesAndCatchesChangedDataAndChangedBits) {

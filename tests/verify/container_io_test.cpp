@@ -282,8 +282,8 @@ TEST(Safetensors, BadInputsNameTheFileAndTheProblem) {
     return write_file(name + ".safetensors", bytes);
   };
   const std::string p = file("ok", safetensors_bytes(good, eight));
-  expect_error(p + ":y", p, "no tensor 'y' (F32/F64 tensors: x)");
-  expect_error(p, p, "a safetensors file: name the variable as FILE:VARIABLE (F32/F64 tensors: x)");
+  expect_error(p + ":y", p, "no tensor 'y' (readable tensors: x)");
+  expect_error(p, p, "a safetensors file: name the variable as FILE:VARIABLE (readable tensors: x)");
   expect_error(p + ":x", p, "--dtype float32 contradicts tensor 'x' (float64)", {.type = dtype::float32});
   const std::string short_file = file("short", std::string("\x05\0\0", 3));
   expect_error(short_file + ":x", short_file, "truncated safetensors file: 3 bytes");
@@ -316,8 +316,9 @@ TEST(Safetensors, BadInputsNameTheFileAndTheProblem) {
   const std::string overflow =
       entry("overflow", {{"dtype", "F32"}, {"shape", {1ULL << 40, 1ULL << 40}}, {"data_offsets", {0, 8}}});
   expect_error(overflow + ":x", overflow, "tensor 'x': the shape overflows");
-  const std::string bf16 = entry("bf16", {{"dtype", "BF16"}, {"shape", {4}}, {"data_offsets", {0, 8}}});
-  expect_error(bf16 + ":x", bf16, "tensor 'x' has dtype BF16 (supported: F32, F64)");
+  const std::string boolean = entry("bool", {{"dtype", "BOOL"}, {"shape", {4}}, {"data_offsets", {0, 4}}});
+  expect_error(boolean + ":x", boolean,
+               "tensor 'x' has dtype BOOL (supported: F64, F32, F16, BF16, I64, I32, I16, I8, U64, U32, U16, U8)");
 }
 
 TEST(Inputs, DirectoriesAndPatternsExpandToSortedFilesWithTheVariable) {

@@ -128,9 +128,12 @@ TEST(Npy, BadInputGetsOneClearLine) {
                  npy_bytes("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", "")),
       "overflows");
   expect_error(write_file("trailing.npy", npy_bytes(dict_f8_3, le_bytes(three) + "xyz")), "3 bytes after");
-  expect_error(write_file("int.npy", npy_bytes("{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }",
-                                               std::string(12, '\0'))),
-               "unsupported dtype '<i4'");
+  expect_error(write_file("complex.npy", npy_bytes("{'descr': '<c16', 'fortran_order': False, 'shape': (3,), }",
+                                                   std::string(48, '\0'))),
+               "unsupported dtype '<c16'");
+  expect_error(write_file("bool.npy",
+                          npy_bytes("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", std::string(3, '\0'))),
+               "unsupported dtype '|b1'");
   for (const std::string& dict : {std::string("{'descr': '<f8', 'shape': (3,), }"),
                                   std::string("{'descr': '<f8', 'fortran_order': Maybe, 'shape': (3,), }"),
                                   std::string("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), 'x': 1}"),

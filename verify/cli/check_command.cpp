@@ -1,13 +1,16 @@
 // detred check golden.json: re-reads the recorded files, verifies their SHA-256, recomputes every result on this
 // machine (the CPU, and the GPU when present) and reports each one whose bits differ.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +21,7 @@
 #include "detred/version.hpp"
 #include "exit_status.hpp"
 #include "input_error.hpp"
+#include "operations.hpp"
 #include "sha256.hpp"
 
 namespace detred::verify::cli {
@@ -75,11 +79,25 @@ int run(const check_options& o) {
       if (!type) throw usage_error("unknown dtype " + f["dtype"].get<std::string>());
       if (f.contains("variable")) f["variable"].get<std::string>();
       if (f.contains("skip_missing")) f["skip_missing"].get<bool>();
+      if (f.contains("y")) {
+        f["y"].at("path").get<std::string>();
+        f["y"].at("sha256").get<std::string>();
+        f["y"].at("format").get<std::string>();
+        if (f["y"].contains("variable")) f["y"]["variable"].get<std::string>();
+      }
       for (const auto& r : f.at("results")) {
-        r.at("op").get<std::string>();
-        parse_mode(r.at("mode").get<std::string>());
+        // A result without an op is a sum, as in the earliest golden files.
+        const std::string name = r.is_object() && r.contains("op") ? r["op"].get<std::string>() : "sum";
+        if (!parse_op(name)) throw usage_error("unknown op " + name + " (expected " + op_names() + ")");
+        if (r.contains("mode")) parse_mode(r["mode"].get<std::string>());
+        if (r.contains("output")) r["output"].get<std::string>();
+        // Golden files from before the other operations hold sums only, whose type is the file's dtype.
+        const std::optional<dtype> result_type = r.contains("type") ? parse_dtype(r["type"].get<std::string>()) : type;
+        if (!result_type) throw usage_error("unknown result type " + r["type"].get<std::string>());
         const std::string bits = r.at("bits").get<std::string>();
-        if (!parse_bits(bits, *type)) throw usage_error("bits " + bits + " are not a " + to_string(*type) + " pattern");
+        if (!parse_bits(bits, *result_type)) {
+          throw usage_error("bits " + bits + " are not a " + to_string(*result_type) + " pattern");
+        }
       }
     }
   } catch (const nlohmann::json::exception& e) {
@@ -96,30 +114,54 @@ int run(const check_options& o) {
 
   std::vector<result_check> checks;
   for (const auto& f : golden["files"]) {
-    const std::string input = locate(f, o.data_dir);
     read_options ro;
     ro.format = parse_file_format(f["format"].get<std::string>()).value_or(file_format::automatic);
     ro.type = parse_dtype(f["dtype"].get<std::string>());
     if (f.contains("column")) ro.column = f["column"].get<std::string>();
     ro.skip_missing = f.value("skip_missing", false);
-    const dataset data = read_dataset(input, ro);
-    const std::string sha = sha256_hex(data.digest_bytes());
-    const bool changed = sha != f["sha256"].get<std::string>();
+    // The recorded inputs: x, and dot's y when it was a second input.
+    std::vector<dataset> data;
+    std::string sha_recorded, sha_now;
+    for (const nlohmann::json* entry : {&f, f.contains("y") ? &f["y"] : nullptr}) {
+      if (entry == nullptr) continue;
+      read_options entry_options = ro;
+      entry_options.format = parse_file_format((*entry)["format"].get<std::string>()).value_or(file_format::automatic);
+      data.push_back(read_dataset(locate(*entry, o.data_dir), entry_options));
+      const std::string recorded = (*entry)["sha256"].get<std::string>();
+      const std::string now = sha256_hex(data.back().digest_bytes());
+      if (recorded != now && sha_now.empty()) {
+        sha_recorded = recorded;
+        sha_now = now;
+      }
+    }
+    const std::string input = data.size() == 2 ? data[0].path() + " and " + data[1].path() : data[0].path();
+    // Each (op, mode, path) is computed once; stats' outputs all come from one call.
+    std::map<std::tuple<std::string, std::string, std::string>, std::vector<output>> computed;
     for (const auto& r : f["results"]) {
       result_check c;
       c.input = input;
-      c.op = r["op"].get<std::string>();
-      c.mode = r["mode"].get<std::string>();
-      c.golden = *parse_bits(r["bits"].get<std::string>(), *ro.type);
-      if (changed) {
-        c.sha256_recorded = f["sha256"].get<std::string>();
-        c.sha256_now = sha;
-      }
+      c.op = r.value("op", std::string("sum"));
+      c.output = r.value("output", std::string());
+      c.mode = r.value("mode", std::string());
+      const std::optional<dtype> type = r.contains("type") ? parse_dtype(r["type"].get<std::string>()) : ro.type;
+      c.golden = *parse_bits(r["bits"].get<std::string>(), *type);
+      c.sha256_recorded = sha_recorded;
+      c.sha256_now = sha_now;
+      const op operation = *parse_op(c.op);
+      const operands in = make_operands(operation, data, ro).at(0);
+      const std::optional<detred::mode> m = c.mode.empty() ? std::nullopt : std::optional(parse_mode(c.mode));
       // Computed for changed data too: the reports then say how the result moved.
       const auto start = std::chrono::steady_clock::now();
       for (const compute_path& p : paths) {
-        const result_bits got = run_sum(data, parse_mode(c.mode), p);
-        c.paths.push_back({p.label(), got, got == c.golden});
+        const auto key = std::make_tuple(c.op, c.mode, p.label());
+        if (!computed.contains(key)) computed[key] = run_op(operation, in, m, p);
+        const std::vector<output>& outputs = computed[key];
+        const auto found =
+            std::find_if(outputs.begin(), outputs.end(), [&](const output& x) { return x.name == c.output; });
+        if (found == outputs.end()) {
+          throw input_error(o.golden, "malformed golden file: " + c.label() + ": no such result");
+        }
+        c.paths.push_back({p.label(), found->bits, found->bits == c.golden});
       }
       c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       checks.push_back(std::move(c));
@@ -145,12 +187,9 @@ int run(const check_options& o) {
       if (p.equal) continue;
       ++differ;
       if (!o.json) {
-        const std::optional<std::uint64_t> ulps = ulps_apart(p.got, c.golden);
-        std::printf(
-            "%s: %s %s on %s: %s (%s), golden %s (%s): %s\n", c.input.c_str(), c.op.c_str(), c.mode.c_str(),
-            p.path.c_str(), p.got.hex().c_str(), p.got.value().c_str(), c.golden.hex().c_str(),
-            c.golden.value().c_str(),
-            ulps ? (std::to_string(*ulps) + (*ulps == 1 ? " ulp apart" : " ulps apart")).c_str() : "NaN, no distance");
+        std::printf("%s: %s on %s: %s (%s), golden %s (%s): %s\n", c.input.c_str(), c.label().c_str(), p.path.c_str(),
+                    p.got.hex().c_str(), p.got.value().c_str(), c.golden.hex().c_str(), c.golden.value().c_str(),
+                    distance_text(p.got, c.golden).c_str());
       }
     }
   }

@@ -54,18 +54,32 @@ std::string xml_escape(const std::string& s) {
 }  // namespace
 
 std::optional<std::uint64_t> ulps_apart(const result_bits& a, const result_bits& b) {
-  if (a.type != b.type || is_nan(a) || is_nan(b)) return std::nullopt;
+  if (a.type != b.type || !is_floating(a.type) || !a.refused.empty() || !b.refused.empty() || is_nan(a) || is_nan(b)) {
+    return std::nullopt;
+  }
   const std::uint64_t x = ordered(a), y = ordered(b);
   return x > y ? x - y : y - x;
 }
 
+std::string distance_text(const result_bits& a, const result_bits& b) {
+  if (const std::optional<std::uint64_t> ulps = ulps_apart(a, b)) {
+    return std::to_string(*ulps) + (*ulps == 1 ? " ulp apart" : " ulps apart");
+  }
+  return is_floating(a.type) && a.refused.empty() && b.refused.empty() ? "NaN, no distance" : "integers differ";
+}
+
 std::optional<result_bits> parse_bits(const std::string& hex, dtype t) {
-  const std::size_t digits = t == dtype::float32 ? 8 : 16;
+  const std::size_t digits = item_size(t) == 4 ? 8 : 16;
   if (hex.size() != 2 + digits || hex[0] != '0' || (hex[1] != 'x' && hex[1] != 'X')) return std::nullopt;
   std::uint64_t bits = 0;
   const auto [end, ec] = std::from_chars(hex.data() + 2, hex.data() + hex.size(), bits, 16);
   if (ec != std::errc() || end != hex.data() + hex.size()) return std::nullopt;
-  return result_bits{t, bits};
+  return result_bits{t, bits, {}};
+}
+
+std::string result_check::label() const {
+  std::string out = output.empty() ? op : op + "." + output;
+  return mode.empty() ? out : out + " " + mode;
 }
 
 bool result_check::passed() const {
@@ -77,14 +91,12 @@ std::string result_check::failure_message() const {
   if (data_changed()) out = "the data changed: SHA-256 recorded " + sha256_recorded + ", now " + sha256_now;
   for (const path_outcome& p : paths) {
     if (p.equal) {
-      if (data_changed()) out += "; " + op + " " + mode + " on " + p.path + ": the bits are the golden ones";
+      if (data_changed()) out += "; " + label() + " on " + p.path + ": the bits are the golden ones";
       continue;
     }
-    const std::optional<std::uint64_t> ulps = ulps_apart(p.got, golden);
     if (!out.empty()) out += "; ";
-    out += op + " " + mode + " on " + p.path + ": " + p.got.hex() + " (" + p.got.value() + "), golden " + golden.hex() +
-           " (" + golden.value() +
-           "): " + (ulps ? std::to_string(*ulps) + (*ulps == 1 ? " ulp apart" : " ulps apart") : "NaN, no distance");
+    out += label() + " on " + p.path + ": " + p.got.hex() + " (" + p.got.value() + "), golden " + golden.hex() + " (" +
+           golden.value() + "): " + distance_text(p.got, golden);
   }
   return out;
 }
@@ -95,7 +107,8 @@ nlohmann::ordered_json check_json(const std::vector<result_check>& checks) {
     nlohmann::ordered_json r;
     r["input"] = c.input;
     r["op"] = c.op;
-    r["mode"] = c.mode;
+    if (!c.output.empty()) r["output"] = c.output;
+    r["mode"] = c.mode.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.mode);
     r["dtype"] = to_string(c.golden.type);
     r["golden"] = {{"bits", c.golden.hex()}, {"value", c.golden.value()}};
     r["data"] = c.data_changed() ? "changed" : "unchanged";
@@ -135,8 +148,8 @@ std::string check_junit(const std::string& golden, const std::vector<result_chec
          "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" skipped=\"0\" time=\"" + time + "\">\n";
   for (const result_check& c : checks) {
     std::snprintf(time, sizeof time, "%.3f", c.seconds);
-    out += "    <testcase classname=\"" + xml_escape(c.input) + "\" name=\"" + xml_escape(c.op + " " + c.mode) +
-           "\" time=\"" + time + "\"";
+    out += "    <testcase classname=\"" + xml_escape(c.input) + "\" name=\"" + xml_escape(c.label()) + "\" time=\"" +
+           time + "\"";
     if (c.passed()) {
       out += "/>\n";
       continue;

@@ -17,8 +17,11 @@ void add_input_options(CLI::App& command, input_options& options) {
   command
       .add_option("--format", options.format, "Input format: auto (default), npy, raw, text, netcdf, hdf5, safetensors")
       ->check(CLI::IsMember({"auto", "npy", "raw", "text", "netcdf", "hdf5", "safetensors"}));
-  command.add_option("--dtype", options.type, "Element type of raw and text input: float32 or float64");
-  command.add_option("--column", options.column, "Text input: the CSV column, a 0-based index or a header name");
+  command.add_option("--dtype", options.type,
+                     std::string("Element type of raw input (") + dtype_names() +
+                         "); text input is float32 or float64; for a typed format it must agree with the file");
+  command.add_option("--column", options.column,
+                     "Text input: the CSV column, a 0-based index or a header name; two (A,B) for --op dot");
   command.add_flag("--skip-missing", options.skip_missing,
                    "NetCDF/HDF5 variables: drop the elements equal to a fill or missing value (default: reduce them "
                    "as stored)");
@@ -29,7 +32,7 @@ read_options to_read_options(const input_options& options) {
   r.format = parse_file_format(options.format).value_or(file_format::automatic);
   if (!options.type.empty()) {
     r.type = parse_dtype(options.type);
-    if (!r.type) throw usage_error("--dtype " + options.type + ": expected float32 or float64");
+    if (!r.type) throw usage_error("--dtype " + options.type + ": expected " + dtype_names());
   }
   r.column = options.column;
   r.skip_missing = options.skip_missing;
@@ -76,19 +79,40 @@ std::string hex_bits(float x) {
   return buffer;
 }
 
-namespace {
-result_bits of(double x) { return {dtype::float64, std::bit_cast<std::uint64_t>(x)}; }
-result_bits of(float x) { return {dtype::float32, std::bit_cast<std::uint32_t>(x)}; }
+result_bits bits_of(double x) { return {dtype::float64, std::bit_cast<std::uint64_t>(x), {}}; }
+result_bits bits_of(float x) { return {dtype::float32, std::bit_cast<std::uint32_t>(x), {}}; }
+result_bits bits_of(std::int32_t x) { return {dtype::int32, static_cast<std::uint32_t>(x), {}}; }
+result_bits bits_of(std::int64_t x) { return {dtype::int64, static_cast<std::uint64_t>(x), {}}; }
+result_bits bits_of(std::uint32_t x) { return {dtype::uint32, x, {}}; }
+result_bits bits_of(std::uint64_t x) { return {dtype::uint64, x, {}}; }
 double as_double(const result_bits& r) { return std::bit_cast<double>(r.bits); }
 float as_float(const result_bits& r) { return std::bit_cast<float>(static_cast<std::uint32_t>(r.bits)); }
-}  // namespace
 
 std::string result_bits::value() const {
-  return type == dtype::float32 ? shortest_decimal(as_float(*this)) : shortest_decimal(as_double(*this));
+  if (!refused.empty()) return "refused";
+  switch (type) {
+    case dtype::float32:
+      return shortest_decimal(as_float(*this));
+    case dtype::float64:
+      return shortest_decimal(as_double(*this));
+    case dtype::int32:
+      return std::to_string(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits)));
+    case dtype::int64:
+      return std::to_string(static_cast<std::int64_t>(bits));
+    default:
+      return std::to_string(bits);
+  }
 }
 
 std::string result_bits::hex() const {
-  return type == dtype::float32 ? hex_bits(as_float(*this)) : hex_bits(as_double(*this));
+  if (!refused.empty()) return "-";
+  char buffer[32];
+  if (item_size(type) == 4) {
+    std::snprintf(buffer, sizeof buffer, "0x%08" PRIx32, static_cast<std::uint32_t>(bits));
+  } else {
+    std::snprintf(buffer, sizeof buffer, "0x%016" PRIx64, bits);
+  }
+  return buffer;
 }
 
 std::string compute_path::label() const {
@@ -117,23 +141,6 @@ std::optional<std::string> cuda_problem() {
     }
   }();
   return problem;
-}
-
-result_bits run_sum(const dataset& data, detred::mode m, const compute_path& path) {
-  const detred::options opt{.mode = m, .threads = path.threads, .isa = path.isa, .backend = path.where};
-  return std::visit([&](auto values) { return of(detred::sum(values, opt)); }, data.values());
-}
-
-exact_sums run_oracle(const dataset& data, const progress_callback& progress) {
-  return std::visit([&](auto values) { return exact_sum(values, progress); }, data.values());
-}
-
-assessment assess_result(const exact_sums& exact, const result_bits& result, detred::mode m) {
-  return result.type == dtype::float32 ? assess(exact, as_float(result), m) : assess(exact, as_double(result), m);
-}
-
-result_bits correctly_rounded_result(const exact_sums& exact, dtype type) {
-  return type == dtype::float32 ? of(correctly_rounded<float>(exact)) : of(correctly_rounded<double>(exact));
 }
 
 detred::mode parse_mode(const std::string& name) { return parse_option<detred::mode>("--mode", name); }

@@ -1,4 +1,4 @@
-// What the subcommands share: input options, number formatting, the list of compute paths, running a sum on one.
+// What the subcommands share: input options, number formatting, results as bits, the list of compute paths.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,6 @@
 
 #include "dataset.hpp"
 #include "detred/detred.hpp"
-#include "oracle.hpp"
 
 namespace detred::verify::cli {
 
@@ -43,16 +42,28 @@ std::string shortest_decimal(float x);
 std::string hex_bits(double x);
 std::string hex_bits(float x);
 
-/// The bit pattern of a result of either type, and its text forms.
+/// The bit pattern of a result (float32, float64, int32, int64, uint32 or uint64; an index is a uint64), and its
+/// text forms. A result the library refused (an integer sum that does not fit its type) has no bits: `refused`
+/// holds the library's message.
 struct result_bits {
   dtype type = dtype::float64;
   std::uint64_t bits = 0;
-  std::string value() const;  ///< shortest decimal
-  std::string hex() const;    ///< hex_bits
+  std::string refused;
+  std::string value() const;  ///< shortest decimal for floats, the decimal integer otherwise, "refused" if refused
+  std::string hex() const;    ///< "0x" + 8 or 16 hex digits (by the type's size); "-" if refused
   bool operator==(const result_bits&) const = default;
 };
+result_bits bits_of(double x);
+result_bits bits_of(float x);
+result_bits bits_of(std::int32_t x);
+result_bits bits_of(std::int64_t x);
+result_bits bits_of(std::uint32_t x);
+result_bits bits_of(std::uint64_t x);
+/// The value of a float32 or float64 result.
+double as_double(const result_bits& r);
+float as_float(const result_bits& r);
 
-/// One way to compute a sum: a backend, and for the CPU an instruction set and a thread count.
+/// One way to compute a reduction: a backend, and for the CPU an instruction set and a thread count.
 struct compute_path {
   detred::backend where = detred::backend::cpu;
   detred::isa isa = detred::isa::automatic;
@@ -70,15 +81,6 @@ struct path_result {
 std::vector<compute_path> cpu_paths(const std::vector<int>& thread_counts);
 /// Why the GPU cannot be used, or nullopt if it can (probed once, with a one-element sum).
 std::optional<std::string> cuda_problem();
-
-result_bits run_sum(const dataset& data, detred::mode m, const compute_path& path);
-
-/// The exact sums of a dataset; progress(done) is called with elements done.
-exact_sums run_oracle(const dataset& data, const progress_callback& progress = {});
-/// Compares a result with the exact sum and the documented bound of mode m.
-assessment assess_result(const exact_sums& exact, const result_bits& result, detred::mode m);
-/// The exact sum rounded to nearest in the dataset's type.
-result_bits correctly_rounded_result(const exact_sums& exact, dtype type);
 
 /// The option enum value (detred::mode, isa or backend) named `name` by detred::parse; throws usage_error naming
 /// the flag and the accepted names.

@@ -1,6 +1,7 @@
 // The test build's fault injection, chosen by DETRED_VERIFY_INJECT_FAULT:
 //   mismatch   flips the lowest bit of the last path's result (status 1)
-//   bound      moves every path's result far from the exact sum by flipping an exponent bit (status 3)
+//   bound      moves every path's result far from the exact result by flipping an exponent bit, or bit 3 of an
+//              integer result (status 3)
 //   internal   throws detred::device_error, as a failing GPU would (status 4)
 #include <cstdint>
 #include <cstdlib>
@@ -17,9 +18,10 @@ void inject_fault(std::vector<path_result>& runs) {
   const std::string kind(fault);
   if (kind == "mismatch") runs.back().bits.bits ^= 1;
   if (kind == "bound") {
-    const std::uint64_t exponent_bit =
-        runs[0].bits.type == dtype::float32 ? std::uint64_t{1} << 29 : std::uint64_t{1} << 61;
-    for (path_result& p : runs) p.bits.bits ^= exponent_bit;  // scales |result| by 2^(+-half the exponent range)
+    std::uint64_t bit = std::uint64_t{1} << 3;
+    if (runs[0].bits.type == dtype::float32) bit = std::uint64_t{1} << 29;
+    if (runs[0].bits.type == dtype::float64) bit = std::uint64_t{1} << 61;
+    for (path_result& p : runs) p.bits.bits ^= bit;  // a float's magnitude scaled by 2^(+-half the exponent range)
   }
   if (kind == "internal") throw detred::device_error("CUDA (injected fault) failed: cudaErrorLaunchFailure");
 }

@@ -1,4 +1,4 @@
-// detred reduce FILE: one sum, printed as shortest decimal and hex bits, or as one JSON object.
+// detred reduce INPUT [--op OP]: one reduction, printed as shortest decimal and hex bits, or as one JSON object.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -10,13 +10,16 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "exit_status.hpp"
+#include "input_error.hpp"
+#include "op_oracle.hpp"
+#include "operations.hpp"
 #include "progress.hpp"
 
 namespace detred::verify::cli {
 namespace {
 
 struct reduce_options {
-  std::string file;
+  std::vector<std::string> files;
   std::string op = "sum";
   std::string mode = "tree";
   std::string backend = "auto";
@@ -27,48 +30,75 @@ struct reduce_options {
 };
 
 int run(const reduce_options& o) {
+  const op operation = *parse_op(o.op);
   const detred::mode m = parse_mode(o.mode);
-  const std::vector<std::string> inputs = expand_input_names({o.file});
-  if (inputs.size() != 1) {
-    throw usage_error("reduce " + o.file + ": names " + std::to_string(inputs.size()) +
-                      " inputs; reduce takes one (verify and record take several)");
+  const std::vector<std::string> inputs = expand_input_names(o.files);
+  const std::size_t wanted = operation == op::dot && inputs.size() == 2 ? 2 : 1;
+  if (inputs.size() != wanted) {
+    std::string names;
+    for (const std::string& f : o.files) names += (names.empty() ? "" : " ") + f;
+    throw usage_error("reduce " + names + ": names " + std::to_string(inputs.size()) +
+                      " inputs; reduce takes one (two for --op dot: x and y; verify and record take several)");
   }
-  const dataset data = read_dataset(inputs[0], to_read_options(o.input));
+  const read_options ro = to_read_options(o.input);
+  std::vector<dataset> data;
+  for (const std::string& input : inputs) data.push_back(read_dataset(input, ro));
+  const std::vector<operands> sets = make_operands(operation, data, ro);
+  if (sets.size() != 1) throw usage_error("reduce: --op dot takes x and y, or one input holding both");
+  const operands& in = sets[0];
   // backend automatic means the CPU for the host memory the tool reads.
   const detred::backend where = parse_option<detred::backend>("--backend", o.backend) == detred::backend::cuda
                                     ? detred::backend::cuda
                                     : detred::backend::cpu;
   compute_path path{where, parse_option<detred::isa>("--isa", o.isa), o.threads};
-  progress_bar bar("reduce " + o.file, data.size() * 2);
-  const result_bits result = run_sum(data, m, path);
-  bar.set(data.size());
-  // The bound needs sum|x_i| (and |S| in compensated mode): the oracle gives both, exactly, in linear time.
-  const exact_sums exact = run_oracle(data, [&](std::uint64_t done) { bar.set(data.size() + done); });
-  const assessment a = assess_result(exact, result, m);
-  const int threads = path.where == detred::backend::cuda ? 0 : (o.threads > 0 ? o.threads : omp_get_max_threads());
+  // The modes of an operation that has them; the others are exact and take none.
+  const std::optional<detred::mode> mode = modes_of(operation, in.type)[0] ? std::optional(m) : std::nullopt;
+  progress_bar bar("reduce " + in.label, in.n * 2);
+  const std::vector<output> results = run_op(operation, in, mode, path);
+  bar.set(in.n);
+  if (!results[0].bits.refused.empty()) throw input_error(in.x_data->path(), results[0].bits.refused);
 
   if (o.json) {
     nlohmann::ordered_json j;
-    j["file"] = data.path();
+    j["file"] = in.label;
+    if (in.y_data != nullptr) {
+      j["x"] = in.x_data->path();
+      j["y"] = in.y_data->path();
+    }
     j["op"] = o.op;
-    j["mode"] = o.mode;
-    j["dtype"] = to_string(data.type());
-    j["n"] = data.size();
+    j["mode"] = mode ? nlohmann::ordered_json(detred::to_string(*mode)) : nlohmann::ordered_json(nullptr);
+    j["dtype"] = to_string(in.type);
+    j["n"] = in.n;
     j["backend"] = path.where == detred::backend::cuda ? "cuda" : "cpu";
     j["isa"] = path.where == detred::backend::cuda ? "none" : detred::to_string(detred::resolved_isa(path.isa));
-    j["threads"] = threads;
+    j["threads"] = path.where == detred::backend::cuda ? 0 : (o.threads > 0 ? o.threads : omp_get_max_threads());
     j["order_version"] = detred::order_version;
-    j["depth"] = a.factors.depth;
-    j["bound"] = shortest_decimal(a.bound_upper);
-    j["value"] = result.value();
-    j["bits"] = result.hex();
-    if (!data.missing_values().empty()) {
-      j["missing_count"] = data.missing_count();
-      j["missing_skipped"] = data.missing_skipped();
+    if (results.size() == 1) {
+      // The bound needs the exact data (sum|x_i|, and |R| for the relative terms): the oracle gives both, exactly,
+      // in linear time.
+      const op_oracle oracle(operation, in, [&](std::uint64_t done) { bar.set(in.n + done); });
+      const judgement judged = oracle.judge(results[0].name, mode, results[0].bits);
+      if (judged.check == judgement::kind::bound) {
+        j["depth"] = judged.depth;
+        j["bound"] = shortest_decimal(judged.bound.value_or(0.0));
+      }
+      j["value"] = results[0].bits.value();
+      j["bits"] = results[0].bits.hex();
+    } else {
+      nlohmann::ordered_json outputs = nlohmann::ordered_json::object();
+      for (const output& r : results) outputs[r.name] = {{"value", r.bits.value()}, {"bits", r.bits.hex()}};
+      j["outputs"] = outputs;
+    }
+    if (!in.x_data->missing_values().empty()) {
+      j["missing_count"] = in.x_data->missing_count();
+      j["missing_skipped"] = in.x_data->missing_skipped();
     }
     std::printf("%s\n", j.dump(2).c_str());
+  } else if (results.size() == 1) {
+    std::printf("%s\n%s\n", results[0].bits.value().c_str(), results[0].bits.hex().c_str());
   } else {
-    std::printf("%s\n%s\n", result.value().c_str(), result.hex().c_str());
+    for (const output& r : results)
+      std::printf("%s %s %s\n", r.name.c_str(), r.bits.value().c_str(), r.bits.hex().c_str());
   }
   return success;
 }
@@ -77,12 +107,14 @@ int run(const reduce_options& o) {
 
 void add_reduce_command(CLI::App& app, int& status) {
   auto o = std::make_shared<reduce_options>();
-  CLI::App* c = app.add_subcommand("reduce", "Reduce one file; print the value and its bits");
-  c->add_option("file", o->file,
-                "Input: FILE (.npy, raw binary with --dtype, text) or FILE:VARIABLE (NetCDF, HDF5, safetensors)")
+  CLI::App* c = app.add_subcommand("reduce", "Reduce one input; print the value and its bits");
+  c->add_option("files", o->files,
+                "Input: FILE (.npy, raw binary with --dtype, text) or FILE:VARIABLE (NetCDF, HDF5, safetensors); for "
+                "--op dot, x and y, or one input holding both")
       ->required();
-  c->add_option("--op", o->op, "Operation (sum)")->check(CLI::IsMember({"sum"}));
-  c->add_option("--mode", o->mode, "tree (default) or compensated")->check(option_names<detred::mode>());
+  c->add_option("--op", o->op, "Operation: " + op_names() + " (default sum)")->check(CLI::IsMember(op_name_list()));
+  c->add_option("--mode", o->mode, "tree (default) or compensated (sum, dot, asum, nrm2)")
+      ->check(option_names<detred::mode>());
   c->add_option("--backend", o->backend, "auto (default), cpu or cuda")->check(option_names<detred::backend>());
   c->add_option("--isa", o->isa, "CPU instruction set: auto (default), or one of " + detred::names<detred::isa>())
       ->check(option_names<detred::isa>());

@@ -1,4 +1,4 @@
-// detred verify FILE...: every compute path, compared bit for bit, and the oracle's verdict on the error.
+// detred verify INPUT... [--op OP]: every compute path, compared bit for bit, and the oracle's verdict on each result.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +14,8 @@
 #include "common.hpp"
 #include "exit_status.hpp"
 #include "fault_hook.hpp"
+#include "op_oracle.hpp"
+#include "operations.hpp"
 #include "progress.hpp"
 
 namespace detred::verify::cli {
@@ -21,17 +23,27 @@ namespace {
 
 struct verify_options {
   std::vector<std::string> files;
+  std::string op = "sum";
   std::vector<int> threads;
   bool json = false;
   input_options input;
 };
 
-struct mode_report {
-  detred::mode m = detred::mode::tree;
+// One line of the table: a mode (sum, dot, asum, nrm2) or an output (stats, selections, integer sums).
+struct row {
+  std::string label;
+  std::optional<detred::mode> mode;
+  std::string output;
   std::vector<path_result> runs;
   bool equal = true;
-  assessment a;
-  result_bits correctly_rounded;
+  judgement j;
+};
+
+// What one operand set's table is made of.
+struct report {
+  op o = op::sum;
+  bool rows_are_modes = true;
+  std::vector<row> rows;
 };
 
 std::vector<int> default_threads() {
@@ -43,90 +55,194 @@ std::vector<int> default_threads() {
 
 std::string fixed3(double x) { return fmt::format("{:.3g}", x); }
 
-// Prints the table for one file and returns its exit status.
-int report_text(const dataset& data, const std::vector<compute_path>& paths, const std::vector<mode_report>& modes) {
+bool is_special(verdict v) {
+  return v == verdict::overflow || v == verdict::special_match || v == verdict::special_mismatch;
+}
+
+std::string bound_column(const judgement& j) {
+  switch (j.check) {
+    case judgement::kind::exact:
+      return "exact";
+    case judgement::kind::measured:
+      return "-";
+    case judgement::kind::bound:
+      break;
+  }
+  return j.bound ? fixed3(*j.bound) : "-";
+}
+
+std::string ratio_column(const judgement& j) {
+  if (is_special(j.status)) return to_string(j.status);
+  switch (j.check) {
+    case judgement::kind::exact:
+      return j.status == verdict::within_bound ? "equal" : "DIFFERS";
+    case judgement::kind::measured:
+      return "measured";
+    case judgement::kind::bound:
+      break;
+  }
+  return j.error_over_bound ? fixed3(*j.error_over_bound) : "-";
+}
+
+// The PASS line's account of what was checked.
+std::string checked_text(const report& r) {
+  if (r.o == op::stats) {
+    return "sum and mean within their bounds, count, min and max exact, variances and standard deviations measured";
+  }
+  if (r.rows[0].j.check == judgement::kind::exact) return "equal to the exact result";
+  return "errors within the documented bounds";
+}
+
+// Prints the table for one operand set and returns its exit status.
+int report_text(const operands& in, const std::vector<compute_path>& paths, const report& r) {
   const auto problem = cuda_problem();
-  const std::string missing = describe_missing(data);
-  std::printf("%s: %s, %s, n = %llu%s%s; %zu paths (%s ... %s)%s\n", data.path().c_str(), to_string(data.format()),
-              to_string(data.type()), static_cast<unsigned long long>(data.size()), missing.empty() ? "" : "; ",
-              missing.c_str(), paths.size(), paths.front().label().c_str(), paths.back().label().c_str(),
-              problem ? "; cuda: not available" : "");
-  std::printf("%s\n", fmt::format("  {:<12} {:<25} {:<19} {:<15} {:>10} {:>10} {:>11}", "mode", "value", "bits",
-                                  "backends equal", "error ulps", "bound", "error/bound")
-                          .c_str());
-  bool mismatch = false, violated = false, overflow = false;
-  for (const mode_report& r : modes) {
+  std::string missing = describe_missing(*in.x_data);
+  if (in.y_data != nullptr && !describe_missing(*in.y_data).empty()) {
+    missing += (missing.empty() ? "" : "; ") + in.y_data->path() + ": " + describe_missing(*in.y_data);
+  }
+  const std::string op_part = r.o == op::sum ? "" : std::string(to_string(r.o)) + ", ";
+  std::printf("%s: %s%s, %s, n = %llu%s%s; %zu paths (%s ... %s)%s\n", in.label.c_str(), op_part.c_str(),
+              to_string(in.x_data->format()), to_string(in.type), static_cast<unsigned long long>(in.n),
+              missing.empty() ? "" : "; ", missing.c_str(), paths.size(), paths.front().label().c_str(),
+              paths.back().label().c_str(), problem ? "; cuda: not available" : "");
+  const int width = r.rows_are_modes ? 12 : 15;
+  std::printf("%s\n",
+              fmt::format("  {:<{}} {:<25} {:<19} {:<15} {:>10} {:>10} {:>11}", r.rows_are_modes ? "mode" : "result",
+                          width, "value", "bits", "backends equal", "error ulps", "bound", "error/bound")
+                  .c_str());
+  bool mismatch = false, violated = false, differs = false, overflow = false;
+  for (const row& w : r.rows) {
     const std::size_t same = static_cast<std::size_t>(
-        std::count_if(r.runs.begin(), r.runs.end(), [&](const path_result& p) { return p.bits == r.runs[0].bits; }));
+        std::count_if(w.runs.begin(), w.runs.end(), [&](const path_result& p) { return p.bits == w.runs[0].bits; }));
     const std::string equal =
-        r.equal ? fmt::format("yes ({})", r.runs.size()) : fmt::format("NO ({}/{})", same, r.runs.size());
-    const bool finite = r.a.status == verdict::within_bound || r.a.status == verdict::bound_violated;
+        w.equal ? fmt::format("yes ({})", w.runs.size()) : fmt::format("NO ({}/{})", same, w.runs.size());
     std::printf("%s\n",
-                fmt::format("  {:<12} {:<25} {:<19} {:<15} {:>10} {:>10} {:>11}", detred::to_string(r.m),
-                            r.runs[0].bits.value(), r.runs[0].bits.hex(), equal, finite ? fixed3(r.a.error_ulps) : "-",
-                            fixed3(r.a.bound_upper), finite ? fixed3(r.a.error_over_bound) : to_string(r.a.status))
+                fmt::format("  {:<{}} {:<25} {:<19} {:<15} {:>10} {:>10} {:>11}", w.label, width,
+                            w.runs[0].bits.value(), w.runs[0].bits.hex(), equal,
+                            w.j.error_ulps ? fixed3(*w.j.error_ulps) : "-", bound_column(w.j), ratio_column(w.j))
                     .c_str());
-    if (!r.equal) {
+    if (!w.runs[0].bits.refused.empty()) std::printf("    %s\n", w.runs[0].bits.refused.c_str());
+    if (!w.equal) {
       mismatch = true;
-      for (const path_result& p : r.runs) {
-        if (!(p.bits == r.runs[0].bits)) {
+      for (const path_result& p : w.runs) {
+        if (!(p.bits == w.runs[0].bits)) {
           std::printf("    %s gave %s (%s), %s gave %s\n", p.label.c_str(), p.bits.hex().c_str(),
-                      p.bits.value().c_str(), r.runs[0].label.c_str(), r.runs[0].bits.hex().c_str());
+                      p.bits.value().c_str(), w.runs[0].label.c_str(), w.runs[0].bits.hex().c_str());
         }
       }
     }
-    violated = violated || is_failure(r.a.status);
-    overflow = overflow || r.a.status == verdict::overflow;
+    if (w.j.check == judgement::kind::exact && w.j.status == verdict::bound_violated) {
+      differs = true;
+      std::printf("    the exact result is %s (%s)\n",
+                  w.j.expected.refused.empty() ? w.j.expected.value().c_str() : w.j.expected.refused.c_str(),
+                  w.j.expected.hex().c_str());
+    }
+    violated = violated || is_failure(w.j.status);
+    overflow = overflow || w.j.status == verdict::overflow;
   }
-  const std::size_t results = modes.size() * modes[0].runs.size();
+  const std::size_t results = r.rows.size() * r.rows[0].runs.size();
   if (mismatch) {
-    std::printf("verdict %s: FAIL: results differ between backends (bitwise mismatch)\n", data.path().c_str());
+    std::printf("verdict %s: FAIL: results differ between backends (bitwise mismatch)\n", in.label.c_str());
     return bits_differ;
   }
   if (violated) {
-    std::printf("verdict %s: FAIL: an error exceeds the documented bound\n", data.path().c_str());
+    std::printf("verdict %s: FAIL: %s\n", in.label.c_str(),
+                differs ? "a result differs from the exact oracle" : "an error exceeds the documented bound");
     return bound_violated;
   }
-  std::printf(
-      "verdict %s: PASS: %zu results bitwise equal per mode (%zu in all), errors within the documented "
-      "bounds%s\n",
-      data.path().c_str(), modes[0].runs.size(), results, overflow ? " where they apply (the sum overflowed)" : "");
+  const std::string per = r.rows.size() == 1 ? "" : (r.rows_are_modes ? " per mode" : " per output");
+  std::printf("verdict %s: PASS: %zu results bitwise equal%s (%zu in all), %s%s\n", in.label.c_str(),
+              r.rows[0].runs.size(), per.c_str(), results, checked_text(r).c_str(),
+              overflow ? " where they apply (the result overflowed)" : "");
   return success;
 }
 
-nlohmann::ordered_json report_json(const dataset& data, const std::vector<mode_report>& modes, int status) {
+void put_optional(nlohmann::ordered_json& j, const char* key, const std::optional<double>& v) {
+  j[key] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json report_json(const operands& in, const report& r, int status) {
   nlohmann::ordered_json f;
-  f["file"] = data.path();
-  f["format"] = to_string(data.format());
-  f["dtype"] = to_string(data.type());
-  f["n"] = data.size();
-  if (!data.missing_values().empty()) {
-    f["missing_count"] = data.missing_count();
-    f["missing_skipped"] = data.missing_skipped();
+  f["file"] = in.label;
+  f["op"] = to_string(r.o);
+  f["format"] = to_string(in.x_data->format());
+  f["dtype"] = to_string(in.type);
+  f["n"] = in.n;
+  if (!in.x_data->missing_values().empty()) {
+    f["missing_count"] = in.x_data->missing_count();
+    f["missing_skipped"] = in.x_data->missing_skipped();
   }
   const auto problem = cuda_problem();
   f["cuda"] = problem ? "not available: " + *problem : "compared";
-  for (const mode_report& r : modes) {
+  for (const row& w : r.rows) {
     nlohmann::ordered_json m;
-    m["mode"] = detred::to_string(r.m);
-    m["value"] = r.runs[0].bits.value();
-    m["bits"] = r.runs[0].bits.hex();
-    m["backends_equal"] = r.equal;
+    if (r.rows_are_modes) {
+      m["mode"] = detred::to_string(*w.mode);
+    } else {
+      m["output"] = w.label;
+      if (w.mode) m["mode"] = detred::to_string(*w.mode);
+    }
+    m["value"] = w.runs[0].bits.value();
+    m["bits"] = w.runs[0].bits.hex();
+    if (!w.runs[0].bits.refused.empty()) m["refused"] = w.runs[0].bits.refused;
+    m["backends_equal"] = w.equal;
     nlohmann::ordered_json runs = nlohmann::ordered_json::object();
-    for (const path_result& p : r.runs) runs[p.label] = p.bits.hex();
+    for (const path_result& p : w.runs) runs[p.label] = p.bits.hex();
     m["results"] = runs;
-    m["correctly_rounded"] = {{"value", r.correctly_rounded.value()}, {"bits", r.correctly_rounded.hex()}};
-    m["depth"] = r.a.factors.depth;
-    m["correction_depth"] = r.a.factors.correction_depth;
-    m["error"] = to_decimal(r.a.error, 17);
-    m["error_ulps"] = r.a.error_ulps;
-    m["bound"] = shortest_decimal(r.a.bound_upper);
-    m["error_over_bound"] = r.a.error_over_bound;
-    m["status"] = to_string(r.a.status);
-    f["modes"].push_back(m);
+    const char* expected_key = w.j.check == judgement::kind::exact ? "exact" : "correctly_rounded";
+    m[expected_key] = {{"value", w.j.expected.value()}, {"bits", w.j.expected.hex()}};
+    m["check"] = w.j.check == judgement::kind::bound   ? "bound"
+                 : w.j.check == judgement::kind::exact ? "exact"
+                                                       : "measured";
+    if (w.j.check == judgement::kind::bound) {
+      m["depth"] = w.j.depth;
+      m["correction_depth"] = w.j.correction_depth;
+    }
+    m["error"] = w.j.error;
+    put_optional(m, "error_ulps", w.j.error_ulps);
+    if (w.j.check == judgement::kind::bound) {
+      m["bound"] = w.j.bound ? shortest_decimal(*w.j.bound) : "";
+      put_optional(m, "error_over_bound", w.j.error_over_bound);
+    }
+    put_optional(m, "relative_error", w.j.relative_error);
+    m["status"] = w.j.check == judgement::kind::exact && !is_special(w.j.status)
+                      ? (w.j.status == verdict::within_bound ? "equal" : "DIFFERS")
+                      : to_string(w.j.status);
+    f[r.rows_are_modes ? "modes" : "outputs"].push_back(m);
   }
   f["verdict"] = status == success ? "pass" : status == bits_differ ? "bitwise mismatch" : "bound violated";
   return f;
+}
+
+// Every path, every mode and output of one operand set, and the oracle's judgement of the first path's results.
+report run_report(op o, const operands& in, const std::vector<compute_path>& paths) {
+  progress_bar bar("verify " + in.label, in.n * (2 * paths.size() + 1));
+  const op_oracle oracle(o, in, [&](std::uint64_t done) { bar.set(done); });
+  std::uint64_t done = in.n;
+  report r;
+  r.o = o;
+  const auto modes = modes_of(o, in.type);
+  for (const std::optional<detred::mode>& m : modes) {
+    std::vector<std::vector<output>> by_path;
+    for (const compute_path& p : paths) {
+      by_path.push_back(run_op(o, in, m, p));
+      bar.set(done += in.n);
+    }
+    r.rows_are_modes = by_path[0].size() == 1 && m.has_value();
+    for (std::size_t k = 0; k < by_path[0].size(); ++k) {
+      row w;
+      w.mode = m;
+      w.output = by_path[0][k].name;
+      w.label = r.rows_are_modes ? detred::to_string(*m) : (w.output.empty() ? to_string(o) : w.output);
+      for (std::size_t p = 0; p < paths.size(); ++p) w.runs.push_back({paths[p].label(), by_path[p][k].bits});
+      inject_fault(w.runs);
+      w.equal =
+          std::all_of(w.runs.begin(), w.runs.end(), [&](const path_result& p) { return p.bits == w.runs[0].bits; });
+      w.j = oracle.judge(w.output, m, w.runs[0].bits);
+      r.rows.push_back(std::move(w));
+    }
+  }
+  return r;
 }
 
 int run(const verify_options& o) {
@@ -134,49 +250,33 @@ int run(const verify_options& o) {
   for (int t : threads) {
     if (t <= 0) throw usage_error("--threads: every thread count must be at least 1");
   }
+  const op operation = *parse_op(o.op);
   const read_options ro = to_read_options(o.input);
   // Read (and check) every file before printing anything: bad input gives one line and no partial report.
   std::vector<dataset> inputs;
   for (const std::string& file : expand_input_names(o.files)) inputs.push_back(read_dataset(file, ro));
+  const std::vector<operands> sets = make_operands(operation, inputs, ro);
 
   std::vector<compute_path> paths = cpu_paths(threads);
   if (!cuda_problem()) paths.push_back({detred::backend::cuda, detred::isa::automatic, 0});
 
   int status = success;
   nlohmann::ordered_json all;
-  for (const dataset& data : inputs) {
-    progress_bar bar("verify " + data.path(), data.size() * (2 * paths.size() + 1));
-    const exact_sums exact = run_oracle(data, [&](std::uint64_t done) { bar.set(done); });
-    std::uint64_t done = data.size();
-    std::vector<mode_report> modes;
-    for (detred::mode m : {detred::mode::tree, detred::mode::compensated}) {
-      mode_report r;
-      r.m = m;
-      for (const compute_path& p : paths) {
-        r.runs.push_back({p.label(), run_sum(data, m, p)});
-        r.equal = r.equal && r.runs.back().bits == r.runs[0].bits;
-        bar.set(done += data.size());
-      }
-      inject_fault(r.runs);
-      r.equal =
-          std::all_of(r.runs.begin(), r.runs.end(), [&](const path_result& p) { return p.bits == r.runs[0].bits; });
-      r.a = assess_result(exact, r.runs[0].bits, m);
-      r.correctly_rounded = correctly_rounded_result(exact, data.type());
-      modes.push_back(std::move(r));
-    }
+  for (const operands& in : sets) {
+    const report r = run_report(operation, in, paths);
     int file_status = success;
-    for (const mode_report& r : modes) {
-      if (!r.equal) file_status = bits_differ;
+    for (const row& w : r.rows) {
+      if (!w.equal) file_status = bits_differ;
     }
     if (file_status == success) {
-      for (const mode_report& r : modes) {
-        if (is_failure(r.a.status)) file_status = bound_violated;
+      for (const row& w : r.rows) {
+        if (is_failure(w.j.status)) file_status = bound_violated;
       }
     }
     if (o.json) {
-      all["files"].push_back(report_json(data, modes, file_status));
+      all["files"].push_back(report_json(in, r, file_status));
     } else {
-      report_text(data, paths, modes);
+      report_text(in, paths, r);
     }
     // A mismatch outranks a bound violation: bits that differ break the library's first promise.
     if (file_status == bits_differ || (file_status == bound_violated && status == success)) status = file_status;
@@ -193,8 +293,12 @@ int run(const verify_options& o) {
 void add_verify_command(CLI::App& app, int& status) {
   auto o = std::make_shared<verify_options>();
   CLI::App* c = app.add_subcommand(
-      "verify", "Compare every backend bit for bit and check the error against the exact sum and the bound");
-  c->add_option("files", o->files, "Inputs: files, FILE:VARIABLE, directories, quoted patterns")->required();
+      "verify", "Compare every backend bit for bit and check each result against the exact oracle and its bound");
+  c->add_option("files", o->files,
+                "Inputs: files, FILE:VARIABLE, directories, quoted patterns (for --op dot: x then y, or one (n, 2) "
+                "array)")
+      ->required();
+  c->add_option("--op", o->op, "Operation: " + op_names() + " (default sum)")->check(CLI::IsMember(op_name_list()));
   c->add_option("--threads", o->threads, "CPU thread counts to compare (default: 1,2,<hardware>)")->delimiter(',');
   c->add_flag("--json", o->json, "Print one JSON object");
   add_input_options(*c, o->input);

@@ -1,5 +1,7 @@
 // libFuzzer target: the .npy header parser must accept or reject any bytes with an input_error, never crash,
-// never read outside the buffer, and never accept a header that claims more data than there is.
+// never read outside the buffer, and never accept a header that claims more data than there is. Every dtype it
+// accepts (floats of 2, 4 and 8 bytes, integers of 1 to 8, 'bfloat16', opaque V2) has the element size the data
+// is measured in, and an opaque V2 is read as bfloat16 only.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -13,6 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const detred::verify::npy_header h = detred::verify::parse_npy_header(bytes, "fuzz.npy");
     // An accepted header describes exactly the bytes that follow it: touch the last one.
     const std::size_t item = detred::verify::item_size(h.type);
+    if (h.opaque && (h.type != detred::verify::dtype::bfloat16 || item != 2)) __builtin_trap();
     if (h.data_offset > size || h.count * item != size - h.data_offset) __builtin_trap();
     if (h.count > 0) {
       volatile std::byte last = bytes[h.data_offset + h.count * item - 1];

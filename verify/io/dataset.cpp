@@ -80,6 +80,10 @@ std::uint64_t dataset::size() const {
   return std::visit([](auto s) { return static_cast<std::uint64_t>(s.size()); }, values_);
 }
 
+bool dataset::holds_pair() const {
+  return text_pair_.has_value() || (format_ == file_format::npy && shape_.size() == 2 && shape_[1] == 2);
+}
+
 namespace {
 
 bool ends_with(const std::string& s, std::string_view suffix) {
@@ -152,20 +156,73 @@ const char* display_name(file_format f) {
   }
 }
 
-// Elements stored little- or big-endian at bytes, converted into a vector in this machine's order.
-template <class T>
-std::vector<T> decode(std::span<const std::byte> bytes, bool big_endian) {
-  using bits_t = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
-  std::vector<T> out(bytes.size() / sizeof(T));
-  for (std::size_t k = 0; k < out.size(); ++k) {
+// Calls f.template operator()<Stored, Reduced>() with the C++ types of a stored dtype and of the type the library
+// reduces it as (reduced_type): the 16-bit floats are their storage types, narrow integers widen to 32 bits.
+template <class F>
+decltype(auto) with_element_types(dtype t, F&& f) {
+  switch (t) {
+    case dtype::float32:
+      return f.template operator()<float, float>();
+    case dtype::float64:
+      return f.template operator()<double, double>();
+    case dtype::float16:
+      return f.template operator()<float16, float16>();
+    case dtype::bfloat16:
+      return f.template operator()<bfloat16, bfloat16>();
+    case dtype::int8:
+      return f.template operator()<std::int8_t, std::int32_t>();
+    case dtype::int16:
+      return f.template operator()<std::int16_t, std::int32_t>();
+    case dtype::int32:
+      return f.template operator()<std::int32_t, std::int32_t>();
+    case dtype::int64:
+      return f.template operator()<std::int64_t, std::int64_t>();
+    case dtype::uint8:
+      return f.template operator()<std::uint8_t, std::uint32_t>();
+    case dtype::uint16:
+      return f.template operator()<std::uint16_t, std::uint32_t>();
+    case dtype::uint32:
+      return f.template operator()<std::uint32_t, std::uint32_t>();
+    case dtype::uint64:
+      return f.template operator()<std::uint64_t, std::uint64_t>();
+  }
+  return f.template operator()<double, double>();
+}
+
+// The unsigned integer of a type's width.
+template <std::size_t Bytes>
+using unsigned_of = std::conditional_t<
+    Bytes == 8, std::uint64_t,
+    std::conditional_t<Bytes == 4, std::uint32_t, std::conditional_t<Bytes == 2, std::uint16_t, std::uint8_t>>>;
+
+// Stored elements, little- or big-endian at bytes, converted into Reduced elements in this machine's order (an
+// exact value conversion for the widened integers, the same bits otherwise). The vector's storage comes from
+// operator new, aligned for every element type.
+template <class Stored, class Reduced>
+std::vector<std::byte> decode(std::span<const std::byte> bytes, bool big_endian) {
+  using bits_t = unsigned_of<sizeof(Stored)>;
+  const std::size_t count = bytes.size() / sizeof(Stored);
+  std::vector<std::byte> out(count * sizeof(Reduced));
+  auto* target = reinterpret_cast<Reduced*>(out.data());
+  for (std::size_t k = 0; k < count; ++k) {
     bits_t b = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) {
-      const auto byte = static_cast<bits_t>(bytes[k * sizeof(T) + (big_endian ? i : sizeof(T) - 1 - i)]);
+    for (std::size_t i = 0; i < sizeof(Stored); ++i) {
+      const auto byte = static_cast<bits_t>(bytes[k * sizeof(Stored) + (big_endian ? i : sizeof(Stored) - 1 - i)]);
       b = static_cast<bits_t>((b << 8) | byte);
     }
-    out[k] = std::bit_cast<T>(b);
+    target[k] = static_cast<Reduced>(std::bit_cast<Stored>(b));
   }
   return out;
+}
+
+// Every other element of a span, from `first`, into new storage.
+template <class T>
+std::span<const T> every_other(std::span<const T> x, std::size_t first, std::vector<std::byte>& storage) {
+  const std::size_t count = x.size() / 2;
+  storage.resize(count * sizeof(T));
+  auto* target = reinterpret_cast<T*>(storage.data());
+  for (std::size_t k = 0; k < count; ++k) target[k] = x[2 * k + first];
+  return std::span<const T>(target, count);
 }
 
 // The names an error message offers when a file needs FILE:VARIABLE.
@@ -173,7 +230,7 @@ std::string variable_names(const std::string& path, file_format f) {
   if (f == file_format::netcdf) return describe_variables("float variables", netcdf_float_variables(path));
   if (f == file_format::hdf5) return describe_variables("float datasets", hdf5_float_variables(path));
   const mapped_file file(path);
-  return describe_variables("F32/F64 tensors", safetensors_float_tensors(file.bytes(), path));
+  return describe_variables("readable tensors", safetensors_float_tensors(file.bytes(), path));
 }
 
 // A NetCDF or HDF5 variable read into memory, block by block, with its fill and missing values counted (and
@@ -292,7 +349,12 @@ dataset read_dataset(const std::string& input, const read_options& options) {
     d.missing_values_ = std::move(v.missing_values);
     d.missing_count_ = v.missing_count;
     d.missing_skipped_ = options.skip_missing;
-    std::visit([&](auto values) { d.digest_ = d.little_endian_bytes(values); }, d.values_);
+    d.shape_ = {d.size()};
+    if (d.type_ == dtype::float32) {
+      d.digest_ = d.little_endian_bytes(std::span<const float>(d.floats_));
+    } else {
+      d.digest_ = d.little_endian_bytes(std::span<const double>(d.doubles_));
+    }
     return d;
   }
   d.file_.emplace(path);
@@ -304,17 +366,23 @@ dataset read_dataset(const std::string& input, const read_options& options) {
   switch (d.format_) {
     case file_format::npy: {
       const npy_header h = parse_npy_header(bytes, path);
+      if (h.opaque && options.type != dtype::bfloat16) {
+        throw input_error(path,
+                          "dtype 'V2' is two opaque bytes per element (np.save writes ml_dtypes' bfloat16 arrays this "
+                          "way): add --dtype bfloat16 if they are bfloat16");
+      }
       if (options.type && *options.type != h.type) {
         throw input_error(path, std::string("--dtype ") + to_string(*options.type) + " contradicts the .npy header (" +
                                     to_string(h.type) + ")");
       }
       d.type_ = h.type;
+      d.shape_ = h.shape;
       big_endian = h.big_endian;
       data = bytes.subspan(h.data_offset);
       break;
     }
     case file_format::raw: {
-      if (!options.type) throw input_error(path, "raw binary input needs --dtype float32|float64");
+      if (!options.type) throw input_error(path, std::string("raw binary input needs --dtype (") + dtype_names() + ")");
       d.type_ = *options.type;
       if (bytes.size() % item_size(d.type_) != 0) {
         throw input_error(path, "truncated data: " + std::to_string(bytes.size()) + " bytes is not a whole number of " +
@@ -326,8 +394,31 @@ dataset read_dataset(const std::string& input, const read_options& options) {
     }
     case file_format::text: {
       d.type_ = options.type.value_or(dtype::float64);
+      if (d.type_ != dtype::float32 && d.type_ != dtype::float64) {
+        throw input_error(path,
+                          std::string("text input is read as float32 or float64, not --dtype ") + to_string(d.type_));
+      }
       const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
       d.in_place_ = false;
+      const std::size_t comma = options.column.find(',');
+      if (comma != std::string::npos) {  // two columns: the x and y of a dot product
+        const std::string first = options.column.substr(0, comma), second = options.column.substr(comma + 1);
+        if (d.type_ == dtype::float32) {
+          auto [x, y] = parse_text_pair_f32(text, first, second, path);
+          d.floats_ = std::move(x);
+          d.y_floats_ = std::move(y);
+          d.values_ = std::span<const float>(d.floats_);
+          d.text_pair_ = std::array<dataset::values_type, 2>{d.values_, std::span<const float>(d.y_floats_)};
+        } else {
+          auto [x, y] = parse_text_pair_f64(text, first, second, path);
+          d.doubles_ = std::move(x);
+          d.y_doubles_ = std::move(y);
+          d.values_ = std::span<const double>(d.doubles_);
+          d.text_pair_ = std::array<dataset::values_type, 2>{d.values_, std::span<const double>(d.y_doubles_)};
+        }
+        d.shape_ = {d.size(), 2};
+        return d;
+      }
       if (d.type_ == dtype::float32) {
         d.floats_ = parse_text_f32(text, options.column, path);
         d.values_ = std::span<const float>(d.floats_);
@@ -335,6 +426,7 @@ dataset read_dataset(const std::string& input, const read_options& options) {
         d.doubles_ = parse_text_f64(text, options.column, path);
         d.values_ = std::span<const double>(d.doubles_);
       }
+      d.shape_ = {d.size()};
       return d;
     }
     case file_format::safetensors: {
@@ -344,6 +436,7 @@ dataset read_dataset(const std::string& input, const read_options& options) {
                                     spec.variable + "' (" + to_string(t.type) + ")");
       }
       d.type_ = t.type;
+      d.shape_ = t.shape;
       data = bytes.subspan(t.data_offset, static_cast<std::size_t>(t.count * item_size(t.type)));
       d.digest_ = data;
       break;
@@ -355,24 +448,32 @@ dataset read_dataset(const std::string& input, const read_options& options) {
   }
 
   const bool little_host = std::endian::native == std::endian::little;
-  const bool aligned = reinterpret_cast<std::uintptr_t>(data.data()) % item_size(d.type_) == 0;
-  d.in_place_ = aligned && big_endian != little_host;
-  if (d.type_ == dtype::float32) {
+  if (d.shape_.empty() && d.format_ == file_format::raw) d.shape_ = {data.size() / item_size(d.type_)};
+  with_element_types(d.type_, [&]<class Stored, class Reduced>() {
+    const bool aligned = reinterpret_cast<std::uintptr_t>(data.data()) % alignof(Stored) == 0;
+    d.in_place_ = std::is_same_v<Stored, Reduced> && aligned && (big_endian != little_host || sizeof(Stored) == 1);
     if (d.in_place_) {
-      d.values_ = std::span<const float>(reinterpret_cast<const float*>(data.data()), data.size() / 4);
+      d.values_ = std::span<const Reduced>(reinterpret_cast<const Reduced*>(data.data()), data.size() / sizeof(Stored));
     } else {
-      d.floats_ = decode<float>(data, big_endian);
-      d.values_ = std::span<const float>(d.floats_);
+      d.decoded_ = decode<Stored, Reduced>(data, big_endian);
+      d.values_ = std::span<const Reduced>(reinterpret_cast<const Reduced*>(d.decoded_.data()),
+                                           d.decoded_.size() / sizeof(Reduced));
     }
-  } else {
-    if (d.in_place_) {
-      d.values_ = std::span<const double>(reinterpret_cast<const double*>(data.data()), data.size() / 8);
-    } else {
-      d.doubles_ = decode<double>(data, big_endian);
-      d.values_ = std::span<const double>(d.doubles_);
-    }
-  }
+  });
   return d;
+}
+
+std::array<dataset::values_type, 2> dataset::columns() const {
+  if (text_pair_) return *text_pair_;
+  if (!holds_pair()) throw std::logic_error("dataset::columns: " + path_ + " does not hold two columns");
+  if (!pair_) {
+    pair_ = std::visit(
+        [&](auto x) {
+          return std::array<values_type, 2>{every_other(x, 0, pair_storage_[0]), every_other(x, 1, pair_storage_[1])};
+        },
+        values_);
+  }
+  return *pair_;
 }
 
 }  // namespace detred::verify

@@ -1,12 +1,13 @@
-// One input, read in whichever format it has, exposed as a span of floats or doubles.
+// One input, read in whichever format it has, exposed as a span of the element type the library reduces.
 //
 // An input is a whole file (.npy, raw, text) or a variable in a file (FILE:VARIABLE: a NetCDF or HDF5 variable, a
 // safetensors tensor). .npy, raw and safetensors files are memory-mapped and their elements read in place (the
-// data is never copied), except big-endian .npy files and data misaligned for its type, which are converted into
-// memory. Text files are parsed into memory. NetCDF and HDF5 variables are read block by block (whole chunks) into
-// one buffer: the variable must fit in memory.
+// data is never copied), except big-endian data, data misaligned for its type, and int8, int16, uint8 and uint16
+// elements (widened exactly to int32 or uint32), which are converted into memory. Text files are parsed into memory.
+// NetCDF and HDF5 variables are read block by block (whole chunks) into one buffer: the variable must fit in memory.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "detred/number_types.hpp"
 #include "dtype.hpp"
 #include "mapped_file.hpp"
 
@@ -28,13 +30,18 @@ std::optional<file_format> parse_file_format(const std::string& name);
 struct read_options {
   file_format format = file_format::automatic;
   std::optional<dtype> type{};  ///< required for raw files; for text files the default is float64
-  std::string column{};         ///< text files only: the CSV column (index or name); empty = one number per line
-  bool skip_missing = false;    ///< NetCDF and HDF5 variables: drop the elements equal to a fill or missing value
+  /// Text files only: the CSV column (index or name); empty = one number per line. Two columns "A,B" read the x and
+  /// y of a dot product (dataset::columns()).
+  std::string column{};
+  bool skip_missing = false;  ///< NetCDF and HDF5 variables: drop the elements equal to a fill or missing value
 };
 
 class dataset {
  public:
-  using values_type = std::variant<std::span<const float>, std::span<const double>>;
+  using values_type =
+      std::variant<std::span<const float>, std::span<const double>, std::span<const float16>, std::span<const bfloat16>,
+                   std::span<const std::int32_t>, std::span<const std::int64_t>, std::span<const std::uint32_t>,
+                   std::span<const std::uint64_t>>;
 
   /// The input as named: FILE or FILE:VARIABLE.
   const std::string& path() const { return path_; }
@@ -42,9 +49,17 @@ class dataset {
   /// The variable or tensor; empty for a whole file.
   const std::string& variable() const { return variable_; }
   file_format format() const { return format_; }
+  /// The stored element type; values() holds reduced_type(type()).
   dtype type() const { return type_; }
   std::uint64_t size() const;
   values_type values() const { return values_; }
+  /// The shape as stored (.npy and safetensors), {rows, 2} for two text columns, {n} otherwise.
+  const std::vector<std::uint64_t>& shape() const { return shape_; }
+  /// True if the input holds both operands of a dot product: a .npy array of shape (n, 2) (x its column 0, y its
+  /// column 1, as np.column_stack((x, y)) writes them) or a text file read with two columns.
+  bool holds_pair() const;
+  /// x and y of such an input (deinterleaved into memory at the first call); throws std::logic_error otherwise.
+  std::array<values_type, 2> columns() const;
   /// The bytes a golden file's SHA-256 covers: every byte of a whole file; for a variable or tensor, its elements
   /// as reduced (little-endian, storage order, after --skip-missing).
   std::span<const std::byte> digest_bytes() const;
@@ -76,7 +91,14 @@ class dataset {
   bool in_place_ = true;
   std::vector<float> floats_;
   std::vector<double> doubles_;
+  std::vector<std::byte> decoded_;  // converted binary elements (reduced type), when they are not read in place
   values_type values_;
+  std::vector<std::uint64_t> shape_;
+  std::optional<std::array<values_type, 2>> text_pair_;  // two text columns: x is values_, y lives in y_*
+  std::vector<float> y_floats_;
+  std::vector<double> y_doubles_;
+  mutable std::optional<std::array<values_type, 2>> pair_;  // deinterleaved (n, 2) columns, made on first use
+  mutable std::array<std::vector<std::byte>, 2> pair_storage_;
 };
 
 /// Reads an input: FILE or FILE:VARIABLE (see input_spec.hpp). Format automatic: the .npy magic string means .npy;

@@ -151,13 +151,30 @@ class header_parser {
     return dims;
   }
 
+  // '<' little-endian, '>' big-endian, '|' not applicable (one byte); then kind and size: f2 f4 f8 (float16/32/64),
+  // i1 i2 i4 i8, u1 u2 u4 u8. Also 'bfloat16' (the name ml_dtypes gives its type) and V2, two opaque bytes, which is
+  // what np.save writes for ml_dtypes' bfloat16: the dataset then needs --dtype bfloat16 to know what they hold.
   void descr(const std::string& d, npy_header& h) {
-    if (d == "<f8" || d == "<f4" || d == ">f8" || d == ">f4") {
-      h.big_endian = d[0] == '>';
-      h.type = d[2] == '8' ? dtype::float64 : dtype::float32;
+    if (d == "bfloat16") {
+      h.type = dtype::bfloat16;
       return;
     }
-    throw input_error(name_, "unsupported dtype '" + printable(d) + "' (supported: <f4 <f8 >f4 >f8)");
+    if (d.size() == 3 && (d[0] == '<' || d[0] == '>' || d[0] == '|')) {
+      h.big_endian = d[0] == '>';
+      const std::string code = d.substr(1);
+      if (code == "V2") {
+        h.type = dtype::bfloat16;
+        h.opaque = true;
+        return;
+      }
+      if (const std::optional<dtype> t = parse_dtype(code)) {
+        h.type = *t;
+        return;
+      }
+    }
+    throw input_error(name_, "unsupported dtype '" + printable(d) +
+                                 "' (supported: f8 f4 f2 i8 i4 i2 i1 u8 u4 u2 u1 in either byte order, 'bfloat16', "
+                                 "and V2 with --dtype bfloat16)");
   }
 
   std::string_view text_;
@@ -234,6 +251,7 @@ npy_header parse_npy_header(std::span<const std::byte> file, const std::string& 
 
 npy_writer::npy_writer(const std::string& path, dtype type, std::uint64_t n, bool raw)
     : path_(path), type_(type), expected_(n) {
+  if (type != dtype::float32 && type != dtype::float64) throw std::logic_error("npy_writer: float32 or float64 only");
   file_ = std::fopen(path.c_str(), "wb");
   if (file_ == nullptr) throw std::runtime_error(path + ": cannot create: " + std::strerror(errno));
   if (raw) return;

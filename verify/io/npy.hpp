@@ -1,8 +1,10 @@
 // NumPy .npy files: the header parser (format versions 1, 2 and 3) and a writer for generated datasets.
 //
-// Accepted: descr '<f4', '<f8', '>f4', '>f8'; any shape (flattened in C order); fortran_order True only when at
-// most one dimension exceeds 1, since otherwise the file's element order is not NumPy's C-order flattening and the
-// sum would be of a different sequence than np.ravel(a) gives.
+// Accepted: descr f8 f4 f2 (float64/32/16), i8 i4 i2 i1, u8 u4 u2 u1 in either byte order ('<', '>', or '|' for
+// one byte), 'bfloat16', and '|V2' (two opaque bytes: np.save's form of ml_dtypes' bfloat16, read only with
+// --dtype bfloat16); any shape (flattened in C order); fortran_order True only when at most one dimension exceeds
+// 1, since otherwise the file's element order is not NumPy's C-order flattening and the sum would be of a different
+// sequence than np.ravel(a) gives.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +24,7 @@ inline constexpr std::size_t npy_max_header_bytes = std::size_t{1} << 16;
 struct npy_header {
   int major_version = 1;
   dtype type = dtype::float64;
+  bool opaque = false;  ///< descr V2: two bytes of unknown meaning (type says bfloat16, the only 2-byte V we read)
   bool big_endian = false;
   bool fortran_order = false;
   std::vector<std::uint64_t> shape;

@@ -19,10 +19,22 @@ std::uint64_t header_length(std::span<const std::byte> file) {
 }
 
 std::optional<dtype> tensor_dtype(const std::string& name) {
-  if (name == "F32") return dtype::float32;
   if (name == "F64") return dtype::float64;
+  if (name == "F32") return dtype::float32;
+  if (name == "F16") return dtype::float16;
+  if (name == "BF16") return dtype::bfloat16;
+  if (name == "I64") return dtype::int64;
+  if (name == "I32") return dtype::int32;
+  if (name == "I16") return dtype::int16;
+  if (name == "I8") return dtype::int8;
+  if (name == "U64") return dtype::uint64;
+  if (name == "U32") return dtype::uint32;
+  if (name == "U16") return dtype::uint16;
+  if (name == "U8") return dtype::uint8;
   return std::nullopt;
 }
+
+constexpr const char* supported_dtypes = "F64, F32, F16, BF16, I64, I32, I16, I8, U64, U32, U16, U8";
 
 // The checked header: every entry's structure and offsets, the data region's size.
 struct header {
@@ -100,12 +112,13 @@ safetensors_tensor parse_safetensors(std::span<const std::byte> file, const std:
   const header h = parse_header(file, name);
   if (tensor == "__metadata__" || !h.entries.contains(tensor)) {
     throw input_error(name,
-                      "no tensor '" + tensor + "' (" + describe_variables("F32/F64 tensors", float_names(h)) + ")");
+                      "no tensor '" + tensor + "' (" + describe_variables("readable tensors", float_names(h)) + ")");
   }
   const auto& entry = h.entries[tensor];
   const std::string type = entry["dtype"].get<std::string>();
   const std::optional<dtype> t = tensor_dtype(type);
-  if (!t) throw input_error(name, "tensor '" + tensor + "' has dtype " + type + " (supported: F32, F64)");
+  if (!t)
+    throw input_error(name, "tensor '" + tensor + "' has dtype " + type + " (supported: " + supported_dtypes + ")");
   safetensors_tensor out;
   out.type = *t;
   out.count = 1;

@@ -1,8 +1,9 @@
 // safetensors files: an 8-byte little-endian header length, a JSON header, then the tensors' bytes.
 //
 // The header maps each tensor name to {"dtype", "shape", "data_offsets": [begin, end]} (offsets into the bytes
-// after the header); "__metadata__" holds strings. Accepted dtypes: F32 (float32) and F64 (float64), stored
-// little-endian and row-major, so a tensor is reduced in its storage order.
+// after the header); "__metadata__" holds strings. Accepted dtypes: F64, F32, F16, BF16 and the integers I64, I32,
+// I16, I8, U64, U32, U16, U8 (the narrow ones are widened when read), stored little-endian and row-major, so a
+// tensor is reduced in its storage order.
 #pragma once
 
 #include <cstddef>
@@ -30,11 +31,11 @@ bool has_safetensors_layout(std::span<const std::byte> file);
 
 /// Parses the header of a whole safetensors file and locates `tensor`. Throws input_error naming `name` for a
 /// truncated or oversized header, malformed JSON, a malformed entry, offsets outside the data, a size that does
-/// not match the shape, an unsupported dtype, or a missing tensor (the message lists the F32/F64 tensors).
+/// not match the shape, an unsupported dtype, or a missing tensor (the message lists the readable tensors).
 safetensors_tensor parse_safetensors(std::span<const std::byte> file, const std::string& tensor,
                                      const std::string& name);
 
-/// The names of the F32 and F64 tensors in a safetensors file (the header is checked as by parse_safetensors).
+/// The names of the tensors of accepted dtypes in a safetensors file (the header is checked as by parse_safetensors).
 std::vector<std::string> safetensors_float_tensors(std::span<const std::byte> file, const std::string& name);
 
 }  // namespace detred::verify

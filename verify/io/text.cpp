@@ -1,12 +1,14 @@
 // See text.hpp for the accepted syntax.
 #include "text.hpp"
 
+#include <array>
 #include <charconv>
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "input_error.hpp"
@@ -61,13 +63,20 @@ std::optional<std::size_t> as_index(const std::string& column) {
   return v;
 }
 
+// The selected columns of every data line (one column, the whole line, when `columns` is empty).
 template <class T>
-std::vector<T> parse(std::string_view text, const std::string& column, const std::string& name) {
+std::vector<std::vector<T>> parse(std::string_view text, const std::vector<std::string>& columns,
+                                  const std::string& name) {
   const char* type = sizeof(T) == 4 ? "float32" : "float64";
-  const std::optional<std::size_t> index = as_index(column);
-  std::optional<std::size_t> selected = index;  // resolved from the header when the column is a name
+  // Each column is an index, or a name resolved from the header line.
+  std::vector<std::optional<std::size_t>> selected;
+  bool all_indices = true;
+  for (const std::string& c : columns) {
+    selected.push_back(as_index(c));
+    all_indices = all_indices && selected.back().has_value();
+  }
   bool first = true;
-  std::vector<T> out;
+  std::vector<std::vector<T>> out(columns.empty() ? 1 : columns.size());
   std::size_t line_number = 0;
   while (!text.empty()) {
     const std::size_t newline = text.find('\n');
@@ -77,63 +86,86 @@ std::vector<T> parse(std::string_view text, const std::string& column, const std
     if (line.empty() || line.front() == '#') continue;
     const std::string where = "line " + std::to_string(line_number) + ": ";
 
-    std::string_view field = line;
-    if (column.empty()) {
+    std::vector<std::string_view> fields;
+    if (columns.empty()) {
       if (line.find(',') != std::string_view::npos) {
         throw input_error(name, where + "expected one number per line, found a ',' (use --column for CSV)");
       }
+      fields.push_back(line);
     } else {
-      const std::vector<std::string_view> fields = split_fields(line);
-      if (first && !selected) {
-        for (std::size_t k = 0; k < fields.size(); ++k) {
-          if (fields[k] == column) selected = k;
-        }
-        if (!selected) {
-          throw input_error(name, where + "no column named '" + printable(column) + "' in the header line");
+      const std::vector<std::string_view> all = split_fields(line);
+      if (first && !all_indices) {
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+          for (std::size_t k = 0; k < all.size() && !selected[c]; ++k) {
+            if (all[k] == columns[c]) selected[c] = k;
+          }
+          if (!selected[c]) {
+            throw input_error(name, where + "no column named '" + printable(columns[c]) + "' in the header line");
+          }
         }
         first = false;
         continue;
       }
-      if (*selected >= fields.size()) {
-        throw input_error(name, where + "has " + std::to_string(fields.size()) + " fields, column " +
-                                    std::to_string(*selected) + " (0-based) was requested");
+      for (const std::optional<std::size_t>& k : selected) {
+        if (*k >= all.size()) {
+          throw input_error(name, where + "has " + std::to_string(all.size()) + " fields, column " +
+                                      std::to_string(*k) + " (0-based) was requested");
+        }
+        fields.push_back(all[*k]);
       }
-      field = fields[*selected];
       T probe{};
-      if (first && index && parse_number(field, probe) == parse_status::not_a_number) {
+      if (first && parse_number(fields[0], probe) == parse_status::not_a_number) {
         first = false;  // a header line above numeric data
         continue;
       }
     }
     first = false;
 
-    T value{};
-    switch (parse_number(field, value)) {
-      case parse_status::ok:
-        break;
-      case parse_status::not_a_number:
-        throw input_error(name, where + "cannot parse '" + printable(field) + "' as a number");
-      case parse_status::out_of_range:
-        throw input_error(name, where + "'" + printable(field) + "' is out of the range of " + type +
-                                    " (it overflows, or underflows to zero)");
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+      T value{};
+      switch (parse_number(fields[c], value)) {
+        case parse_status::ok:
+          break;
+        case parse_status::not_a_number:
+          throw input_error(name, where + "cannot parse '" + printable(fields[c]) + "' as a number");
+        case parse_status::out_of_range:
+          throw input_error(name, where + "'" + printable(fields[c]) + "' is out of the range of " + type +
+                                      " (it overflows, or underflows to zero)");
+      }
+      if (value != value) {
+        throw input_error(name, where + "NaN is not accepted in text input (binary inputs may hold NaN)");
+      }
+      out[c].push_back(value);
     }
-    if (value != value) {
-      throw input_error(name, where + "NaN is not accepted in text input (binary inputs may hold NaN)");
-    }
-    out.push_back(value);
   }
-  if (out.empty()) throw input_error(name, "no numbers found in the text");
+  if (out[0].empty()) throw input_error(name, "no numbers found in the text");
   return out;
+}
+
+std::vector<std::string> column_list(const std::string& column) {
+  return column.empty() ? std::vector<std::string>{} : std::vector<std::string>{column};
 }
 
 }  // namespace
 
 std::vector<double> parse_text_f64(std::string_view text, const std::string& column, const std::string& name) {
-  return parse<double>(text, column, name);
+  return parse<double>(text, column_list(column), name)[0];
 }
 
 std::vector<float> parse_text_f32(std::string_view text, const std::string& column, const std::string& name) {
-  return parse<float>(text, column, name);
+  return parse<float>(text, column_list(column), name)[0];
+}
+
+std::array<std::vector<double>, 2> parse_text_pair_f64(std::string_view text, const std::string& first,
+                                                       const std::string& second, const std::string& name) {
+  auto columns = parse<double>(text, {first, second}, name);
+  return {std::move(columns[0]), std::move(columns[1])};
+}
+
+std::array<std::vector<float>, 2> parse_text_pair_f32(std::string_view text, const std::string& first,
+                                                      const std::string& second, const std::string& name) {
+  auto columns = parse<float>(text, {first, second}, name);
+  return {std::move(columns[0]), std::move(columns[1])};
 }
 
 }  // namespace detred::verify

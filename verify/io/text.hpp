@@ -8,9 +8,11 @@
 //
 // CSV: fields are separated by commas; a field may be wrapped in double quotes. The column is a 0-based index or
 // a header name. The first non-blank line is a header when a name is given, or when its selected field is not a
-// number.
+// number. A pair of columns (the x and y of a dot product) follows the same rules, the first column deciding
+// whether the first line is a header.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,5 +23,11 @@ namespace detred::verify {
 /// the line for the first problem found.
 std::vector<double> parse_text_f64(std::string_view text, const std::string& column, const std::string& name);
 std::vector<float> parse_text_f32(std::string_view text, const std::string& column, const std::string& name);
+
+/// Two columns of a CSV file (each an index or a header name), read as above.
+std::array<std::vector<double>, 2> parse_text_pair_f64(std::string_view text, const std::string& first,
+                                                       const std::string& second, const std::string& name);
+std::array<std::vector<float>, 2> parse_text_pair_f32(std::string_view text, const std::string& first,
+                                                      const std::string& second, const std::string& name);
 
 }  // namespace detred::verify

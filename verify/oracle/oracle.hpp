@@ -1,5 +1,8 @@
 // The oracle: exact sums in MPFR, the correctly rounded result, and the check of a result against the documented
-// error bound of its mode (detred/bounds.hpp). Linear in n: the data streams once through exact_accumulator.
+// error bound of its operation and mode (detred/bounds.hpp). Linear in n: the data streams once through
+// exact_accumulator (sums) or product_accumulator (exact_products.hpp: dot, sums of squares). The other operations'
+// oracles: norm_check.hpp (nrm2), moments.hpp (mean, variances), selection.hpp (min, max, argmin, argmax),
+// integer_sums.hpp (exact integer sums).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +11,7 @@
 #include <string>
 
 #include "detred/bounds.hpp"
+#include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "mpfr_number.hpp"
 
@@ -21,8 +25,8 @@ enum class exact_kind {
   nan,                ///< a NaN among the inputs, or both infinities
 };
 
-/// Exact results for one dataset. sum and abs_sum cover the finite elements and carry no rounding: their precision
-/// is the bit length of the exact fixed-point integer.
+/// Exact results for one dataset. sum and abs_sum cover the finite elements (or products) and carry no rounding.
+/// For a dot product they are sum x_i y_i and sum |x_i y_i|; for asum and sums of squares both hold the same value.
 struct exact_sums {
   exact_kind kind = exact_kind::finite;
   mpfr_number sum{2};
@@ -36,6 +40,14 @@ using progress_callback = std::function<void(std::uint64_t done)>;
 
 exact_sums exact_sum(std::span<const double> x, const progress_callback& progress = {});
 exact_sums exact_sum(std::span<const float> x, const progress_callback& progress = {});
+/// 16-bit elements, widened exactly to float.
+exact_sums exact_sum(std::span<const float16> x, const progress_callback& progress = {});
+exact_sums exact_sum(std::span<const bfloat16> x, const progress_callback& progress = {});
+
+/// sum |x_i| exactly, as the sum of its own terms: sum and abs_sum both hold it; kind NaN for a NaN, else +Inf for
+/// an infinite element; the IEEE zero is -0.0 only for n = 0 (the sum's identity), since |x| is never -0.0.
+exact_sums exact_asum(std::span<const double> x, const progress_callback& progress = {});
+exact_sums exact_asum(std::span<const float> x, const progress_callback& progress = {});
 
 /// The exact sum rounded once, to nearest even, to the type (with IEEE's Inf on overflow and its sign of zero).
 double correctly_rounded_f64(const exact_sums& s);
@@ -58,6 +70,7 @@ enum class verdict {
   overflow,          ///< the exact sum is finite (or +-Inf) but the result overflowed; bounds.hpp excludes this case
   special_match,     ///< non-finite inputs and the result IEEE arithmetic requires (NaN, or the Inf of their sign)
   special_mismatch,  ///< non-finite inputs and a result IEEE arithmetic cannot give
+  measured,          ///< no documented bound (the variances): the error is reported, never judged
 };
 
 /// True for the verdicts that make `detred verify` fail with a bound violation.
@@ -73,10 +86,17 @@ struct assessment {
   double error_ulps = 0;        ///< error in units in the last place of the result, rounded to nearest
   double bound_upper = 0;       ///< the bound rounded upward to double: still a bound, and printable
   double error_over_bound = 0;  ///< rounded to nearest; 0 when both are 0
+  double relative_error = 0;    ///< error / |exact result| (0 when both are 0), rounded to nearest
 };
 
+/// The sum's check: assess(bounded_op::sum, ...).
 assessment assess(const exact_sums& s, double result, mode m);
 assessment assess(const exact_sums& s, float result, mode m);
+
+/// Checks a result of a linear operation against bound<T>(op, n, m): op is sum (s from exact_sum), dot (from
+/// exact_dot) or asum (from exact_asum). nrm2 and mean have their own checks (norm_check.hpp, moments.hpp).
+assessment assess(bounded_op op, const exact_sums& s, double result, mode m);
+assessment assess(bounded_op op, const exact_sums& s, float result, mode m);
 
 /// The exact value in decimal, to `digits` significant digits (for reports; the value itself stays exact).
 std::string to_decimal(const mpfr_number& x, int digits = 17);

@@ -1,0 +1,227 @@
+// See operations.hpp.
+#include "operations.hpp"
+
+#include <array>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "detred/detred.hpp"
+#include "input_error.hpp"
+
+namespace detred::verify::cli {
+namespace {
+
+constexpr std::array all_ops = {op::sum, op::dot,    op::asum,   op::nrm2, op::min,
+                                op::max, op::argmin, op::argmax, op::stats};
+
+template <class T>
+constexpr bool is_integer_v = std::is_integral_v<T>;
+template <class T>
+constexpr bool is_half_v = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
+
+bool accepts(op o, dtype t) {
+  if (t == dtype::float32 || t == dtype::float64) return true;
+  if (t == dtype::float16 || t == dtype::bfloat16) return o == op::sum || o == op::dot;
+  return o == op::sum || o == op::min || o == op::max || o == op::argmin || o == op::argmax;
+}
+
+std::string accepted_list(dtype t) {
+  if (t == dtype::float16 || t == dtype::bfloat16) return "16-bit floats: sum and dot";
+  return "integers: sum, min, max, argmin, argmax";
+}
+
+bool is_selection(op o) { return o == op::min || o == op::max || o == op::argmin || o == op::argmax; }
+
+// The statistics as named outputs.
+template <class T>
+std::vector<output> stats_outputs(const statistics<T>& s) {
+  return {{"count", bits_of(s.count)},
+          {"sum", bits_of(s.sum)},
+          {"mean", bits_of(s.mean)},
+          {"variance", bits_of(s.variance)},
+          {"sample_variance", bits_of(s.sample_variance)},
+          {"stddev", bits_of(s.stddev)},
+          {"sample_stddev", bits_of(s.sample_stddev)},
+          {"min", bits_of(s.min)},
+          {"max", bits_of(s.max)}};
+}
+
+// One call of the library for x of element type T (and y of the same type for dot).
+template <class T>
+std::vector<output> run_typed(op o, std::span<const T> x, std::span<const T> y, const detred::options& opt) {
+  auto one = [](auto r) { return std::vector<output>{{"", bits_of(r)}}; };
+  if constexpr (is_integer_v<T>) {
+    switch (o) {
+      case op::sum:
+        try {
+          return one(detred::sum(x, opt));
+        } catch (const detred::device_error&) {
+          throw;
+        } catch (const detred::error& e) {  // the exact sum does not fit the result type
+          std::string message = e.what();
+          const std::string prefix = "detred: ";  // detred::error's own; the tool adds its own prefix
+          if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+          return {{"", result_bits{std::is_signed_v<T> ? dtype::int64 : dtype::uint64, 0, message}}};
+        }
+      case op::min:
+        return one(detred::min(x, opt));
+      case op::max:
+        return one(detred::max(x, opt));
+      case op::argmin:
+        return one(detred::argmin(x, opt));
+      case op::argmax:
+        return one(detred::argmax(x, opt));
+      default:
+        break;
+    }
+  } else if constexpr (is_half_v<T>) {
+    if (o == op::sum) return one(detred::sum(x, opt));
+    if (o == op::dot) return one(detred::dot(x, y, opt));
+  } else {
+    switch (o) {
+      case op::sum:
+        return one(detred::sum(x, opt));
+      case op::dot:
+        return one(detred::dot(x, y, opt));
+      case op::asum:
+        return one(detred::asum(x, opt));
+      case op::nrm2:
+        return one(detred::nrm2(x, opt));
+      case op::min:
+        return one(detred::min(x, opt));
+      case op::max:
+        return one(detred::max(x, opt));
+      case op::argmin:
+        return one(detred::argmin(x, opt));
+      case op::argmax:
+        return one(detred::argmax(x, opt));
+      case op::stats:
+        return stats_outputs(detred::stats(x, opt));
+    }
+  }
+  throw std::logic_error(std::string("run_op: --op ") + to_string(o) + " for an element type it does not accept");
+}
+
+}  // namespace
+
+const char* to_string(op o) {
+  switch (o) {
+    case op::sum:
+      return "sum";
+    case op::dot:
+      return "dot";
+    case op::asum:
+      return "asum";
+    case op::nrm2:
+      return "nrm2";
+    case op::min:
+      return "min";
+    case op::max:
+      return "max";
+    case op::argmin:
+      return "argmin";
+    case op::argmax:
+      return "argmax";
+    case op::stats:
+      return "stats";
+  }
+  return "unknown";
+}
+
+std::optional<op> parse_op(std::string_view name) {
+  for (op o : all_ops) {
+    if (name == to_string(o)) return o;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> op_name_list() {
+  std::vector<std::string> out;
+  for (op o : all_ops) out.emplace_back(to_string(o));
+  return out;
+}
+
+std::string op_names() {
+  std::string out;
+  for (std::size_t k = 0; k < all_ops.size(); ++k) {
+    if (k > 0) out += k + 1 == all_ops.size() ? " or " : ", ";
+    out += to_string(all_ops[k]);
+  }
+  return out;
+}
+
+std::vector<std::optional<detred::mode>> modes_of(op o, dtype t) {
+  if (o == op::stats) return {detred::mode::tree};
+  if (is_selection(o) || !is_floating(t)) return {std::nullopt};
+  return {detred::mode::tree, detred::mode::compensated};
+}
+
+std::vector<operands> make_operands(op o, const std::vector<dataset>& inputs, const read_options& read) {
+  if (o != op::dot && read.column.find(',') != std::string::npos) {
+    throw usage_error("--column " + read.column + ": two columns are the x and y of --op dot");
+  }
+  std::vector<operands> out;
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const dataset& x = inputs[k];
+    if (!accepts(o, x.type())) {
+      throw input_error(x.path(), std::string("--op ") + to_string(o) + " does not read " + to_string(x.type()) +
+                                      " elements (" + accepted_list(x.type()) + ")");
+    }
+    operands in;
+    in.x_data = &x;
+    in.type = x.type();
+    if (o == op::dot && x.holds_pair()) {
+      const auto columns = x.columns();
+      in.label = x.path();
+      in.x = columns[0];
+      in.y = columns[1];
+    } else if (o == op::dot) {
+      if (k + 1 == inputs.size()) {
+        throw input_error(x.path(),
+                          "--op dot needs a y: give it as the next input, or give one array of shape (n, 2) (x in "
+                          "column 0, y in column 1) or two text columns (--column A,B)");
+      }
+      const dataset& y = inputs[++k];
+      if (y.type() != x.type()) {
+        throw input_error(y.path(), std::string("holds ") + to_string(y.type()) + " elements, its x (" + x.path() +
+                                        ") " + to_string(x.type()) + ": dot needs one element type");
+      }
+      if (y.size() != x.size()) {
+        throw input_error(y.path(), "holds " + std::to_string(y.size()) + " elements, its x (" + x.path() + ") " +
+                                        std::to_string(x.size()) + ": dot needs equal lengths");
+      }
+      in.label = x.path() + " and " + y.path();
+      in.y_data = &y;
+      in.x = x.values();
+      in.y = y.values();
+    } else {
+      in.label = x.path();
+      in.x = x.values();
+    }
+    in.n = std::visit([](auto s) { return static_cast<std::uint64_t>(s.size()); }, in.x);
+    if (is_selection(o) && in.n == 0) {
+      throw input_error(x.path(),
+                        std::string("an empty array has no ") + to_string(o) + " (it needs at least 1 element)");
+    }
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
+std::vector<output> run_op(op o, const operands& in, std::optional<detred::mode> m, const compute_path& path) {
+  const detred::options opt{
+      .mode = m.value_or(detred::mode::tree), .threads = path.threads, .isa = path.isa, .backend = path.where};
+  return std::visit(
+      [&](auto x) {
+        using T = typename decltype(x)::value_type;
+        std::span<const T> y;
+        if (in.y) y = std::get<std::span<const T>>(*in.y);
+        return run_typed<T>(o, x, y, opt);
+      },
+      in.x);
+}
+
+}  // namespace detred::verify::cli

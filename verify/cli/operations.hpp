@@ -1,0 +1,56 @@
+// The operations the tool runs (--op), which element types each accepts, how inputs become operands (dot pairs
+// them), and one run of an operation on one compute path through the public API.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common.hpp"
+#include "dataset.hpp"
+
+namespace detred::verify::cli {
+
+enum class op { sum, dot, asum, nrm2, min, max, argmin, argmax, stats };
+
+const char* to_string(op o);
+std::optional<op> parse_op(std::string_view name);
+/// "sum, dot, asum, nrm2, min, max, argmin, argmax or stats".
+std::string op_names();
+std::vector<std::string> op_name_list();
+
+/// The operands of one reduction: x, and for dot y (same length and element type).
+struct operands {
+  std::string label;  ///< the input, or "X and Y" for dot's two inputs
+  const dataset* x_data = nullptr;
+  const dataset* y_data = nullptr;  ///< dot's second input; nullptr when x_data holds both columns (or no dot)
+  dataset::values_type x;
+  std::optional<dataset::values_type> y;
+  dtype type = dtype::float64;  ///< the stored element type
+  std::uint64_t n = 0;
+};
+
+/// The operands of `o` from the inputs, in order. For dot an input holding both columns (dataset::holds_pair) is
+/// one pair; any other input takes the next one as its y. Throws input_error naming the input for: an element type
+/// the operation does not accept, a dot input without a y, x and y of different lengths or types, an empty input
+/// for a selection; usage_error for two text columns with another operation.
+std::vector<operands> make_operands(op o, const std::vector<dataset>& inputs, const read_options& read);
+
+/// The modes `o` runs in for element type t: tree and compensated for sum, dot, asum and nrm2 of floating-point
+/// elements; tree alone for stats; none (one run, {nullopt}) for the selections and integer sums, which are exact.
+std::vector<std::optional<detred::mode>> modes_of(op o, dtype t);
+
+/// One named result of a run: `name` is empty for the operations with one result, the member for stats ("count",
+/// "sum", "mean", "variance", "sample_variance", "stddev", "sample_stddev", "min", "max").
+struct output {
+  std::string name;
+  result_bits bits;
+};
+
+/// Runs `o` on one compute path. An integer sum that does not fit its type comes back refused (the library's
+/// message); every other library error propagates.
+std::vector<output> run_op(op o, const operands& in, std::optional<detred::mode> m, const compute_path& path);
+
+}  // namespace detred::verify::cli

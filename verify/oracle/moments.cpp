@@ -1,0 +1,144 @@
+// See moments.hpp.
+#include "moments.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include <mpfr.h>
+
+#include "exact_products.hpp"
+#include "mpfr_helpers.hpp"
+
+namespace detred::verify {
+namespace {
+
+template <class T>
+exact_moments moments_of(std::span<const T> x) {
+  return {exact_sum(x), exact_sum_of_squares(x)};
+}
+
+template <class T>
+assessment assess_mean_of(const exact_sums& sums, T result, mode m) {
+  assessment a;
+  a.factors = detred::bound<T>(bounded_op::mean, sums.n, m);
+  mpfr_set_prec(a.error.get(), detail::exact_precision);
+  mpfr_set_prec(a.bound.get(), detail::bound_precision);
+  mpfr_set_zero(a.error.get(), 1);
+  if (sums.n == 0) {
+    a.status = std::isnan(result) ? verdict::special_match : verdict::special_mismatch;
+    return a;
+  }
+  mpfr_number n(64);
+  detail::set_count(n, sums.n);
+
+  // n * bound = result_factor |S| + abs_sum_factor sum|x_i| + n absolute, every step upward.
+  mpfr_number scaled_bound(detail::bound_precision), term(detail::bound_precision);
+  int inexact = mpfr_mul_d(scaled_bound.get(), sums.abs_sum.get(), a.factors.abs_sum_factor, MPFR_RNDU);
+  inexact |= mpfr_abs(term.get(), sums.sum.get(), MPFR_RNDU);
+  inexact |= mpfr_mul_d(term.get(), term.get(), a.factors.result_factor, MPFR_RNDU);
+  inexact |= mpfr_add(scaled_bound.get(), scaled_bound.get(), term.get(), MPFR_RNDU);
+  inexact |= mpfr_mul_d(term.get(), n.get(), a.factors.absolute, MPFR_RNDU);
+  inexact |= mpfr_add(scaled_bound.get(), scaled_bound.get(), term.get(), MPFR_RNDU);
+  inexact |= mpfr_div(a.bound.get(), scaled_bound.get(), n.get(), MPFR_RNDU);
+  a.bound_exact = inexact == 0;
+  a.bound_upper = mpfr_get_d(a.bound.get(), MPFR_RNDU);
+
+  if (detail::judged_non_finite(sums, result, a)) return a;
+
+  // |S - n result| exactly: S has at most 2163 bits, n result at most 117, both multiples of 2^-1074 * 2^-75.
+  mpfr_number scaled_error(detail::exact_precision), product(128);
+  detail::require_exact(mpfr_mul_d(product.get(), n.get(), static_cast<double>(result), MPFR_RNDN), "n * result");
+  detail::require_exact(mpfr_sub(scaled_error.get(), sums.sum.get(), product.get(), MPFR_RNDN), "S - n result");
+  mpfr_abs(scaled_error.get(), scaled_error.get(), MPFR_RNDN);
+  mpfr_div(a.error.get(), scaled_error.get(), n.get(), MPFR_RNDU);
+  mpfr_number mean(detail::exact_precision);
+  mpfr_div(mean.get(), sums.sum.get(), n.get(), MPFR_RNDN);
+  detail::set_figures(a, mean, result);
+  a.status = mpfr_lessequal_p(scaled_error.get(), scaled_bound.get()) ? verdict::within_bound : verdict::bound_violated;
+  return a;
+}
+
+template <class T>
+T correctly_rounded_mean_of(const exact_sums& sums) {
+  if (sums.n == 0 || sums.kind == exact_kind::nan) return std::numeric_limits<T>::quiet_NaN();
+  if (sums.kind == exact_kind::positive_infinity) return std::numeric_limits<T>::infinity();
+  if (sums.kind == exact_kind::negative_infinity) return -std::numeric_limits<T>::infinity();
+  if (mpfr_zero_p(sums.sum.get())) return sums.negative_zero ? T(-0.0) : T(0.0);
+  mpfr_number n(64), mean(detail::exact_precision);
+  detail::set_count(n, sums.n);
+  mpfr_div(mean.get(), sums.sum.get(), n.get(), MPFR_RNDN);
+  return detail::to_type<T>(mean);
+}
+
+// The exact moment at 9400 bits, or nothing when the rules require NaN. n sum x^2 and (sum x)^2 are exact there
+// (each below 4400 bits of range), so only the quotient (and the square root) round.
+std::optional<mpfr_number> exact_moment(moment which, const exact_moments& m) {
+  const std::uint64_t n = m.sums.n;
+  const bool sample = which == moment::sample_variance || which == moment::sample_stddev;
+  if (n == 0 || (sample && n == 1) || m.sums.kind != exact_kind::finite) return std::nullopt;
+  mpfr_number count(64), numerator(detail::bound_precision), square(detail::bound_precision);
+  detail::set_count(count, n);
+  detail::require_exact(mpfr_mul(numerator.get(), m.squares.sum.get(), count.get(), MPFR_RNDN), "n sum x^2");
+  detail::require_exact(mpfr_sqr(square.get(), m.sums.sum.get(), MPFR_RNDN), "(sum x)^2");
+  detail::require_exact(mpfr_sub(numerator.get(), numerator.get(), square.get(), MPFR_RNDN), "numerator");
+  mpfr_number denominator(128);
+  detail::set_count(denominator, sample ? n - 1 : n);
+  detail::require_exact(mpfr_mul(denominator.get(), denominator.get(), count.get(), MPFR_RNDN), "denominator");
+  mpfr_number value(detail::bound_precision);
+  mpfr_div(value.get(), numerator.get(), denominator.get(), MPFR_RNDN);
+  if (which == moment::stddev || which == moment::sample_stddev) mpfr_sqrt(value.get(), value.get(), MPFR_RNDN);
+  return value;
+}
+
+template <class T>
+assessment measure_of(moment which, const exact_moments& m, T result) {
+  assessment a;
+  mpfr_set_prec(a.error.get(), detail::bound_precision);
+  mpfr_set_zero(a.error.get(), 1);
+  mpfr_set_zero(a.bound.get(), 1);
+  a.bound_exact = false;
+  a.error_over_bound = std::numeric_limits<double>::quiet_NaN();
+  const std::optional<mpfr_number> exact = exact_moment(which, m);
+  if (!exact) {
+    a.status = std::isnan(result) ? verdict::special_match : verdict::special_mismatch;
+    return a;
+  }
+  if (!std::isfinite(result)) {
+    a.status = verdict::overflow;
+    return a;
+  }
+  mpfr_sub_d(a.error.get(), exact->get(), static_cast<double>(result), MPFR_RNDN);
+  mpfr_abs(a.error.get(), a.error.get(), MPFR_RNDN);
+  detail::set_figures(a, *exact, result);
+  a.error_over_bound = std::numeric_limits<double>::quiet_NaN();
+  a.status = verdict::measured;
+  return a;
+}
+
+template <class T>
+T correctly_rounded_moment_of(moment which, const exact_moments& m) {
+  const std::optional<mpfr_number> exact = exact_moment(which, m);
+  if (!exact) return std::numeric_limits<T>::quiet_NaN();
+  return mpfr_zero_p(exact->get()) ? T(0) : detail::to_type<T>(*exact);
+}
+
+}  // namespace
+
+exact_moments exact_moments_of(std::span<const double> x) { return moments_of(x); }
+exact_moments exact_moments_of(std::span<const float> x) { return moments_of(x); }
+assessment assess_mean(const exact_sums& sums, double result, mode m) { return assess_mean_of(sums, result, m); }
+assessment assess_mean(const exact_sums& sums, float result, mode m) { return assess_mean_of(sums, result, m); }
+double correctly_rounded_mean_f64(const exact_sums& sums) { return correctly_rounded_mean_of<double>(sums); }
+float correctly_rounded_mean_f32(const exact_sums& sums) { return correctly_rounded_mean_of<float>(sums); }
+assessment measure(moment which, const exact_moments& m, double result) { return measure_of(which, m, result); }
+assessment measure(moment which, const exact_moments& m, float result) { return measure_of(which, m, result); }
+double correctly_rounded_moment_f64(moment which, const exact_moments& m) {
+  return correctly_rounded_moment_of<double>(which, m);
+}
+float correctly_rounded_moment_f32(moment which, const exact_moments& m) {
+  return correctly_rounded_moment_of<float>(which, m);
+}
+
+}  // namespace detred::verify
