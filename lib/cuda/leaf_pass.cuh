@@ -13,8 +13,9 @@ namespace detred::cuda::detail {
 /// without raising register use past the occupancy the launch bounds ask for. Operators with wide lane states
 /// (stats, compensated nrm2) hold fewer rows, or their states would spill to local memory (ptxas -v shows it).
 template <class Op>
-inline constexpr unsigned rows_in_flight =
-    sizeof(typename Op::state) <= 16 ? 8 : (sizeof(typename Op::state) <= 32 ? 4 : 2);
+inline constexpr unsigned rows_in_flight = sizeof(typename Op::state) <= 16
+                                               ? 8
+                                               : (sizeof(typename Op::state) <= 32 ? 4 : 2);
 
 /// The thread's k stored elements of one row of every operand.
 template <class Op, unsigned k>
