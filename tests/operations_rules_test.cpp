@@ -16,9 +16,6 @@
 namespace detred::testing {
 namespace {
 
-constexpr double nan64 = std::numeric_limits<double>::quiet_NaN();
-constexpr double inf64 = std::numeric_limits<double>::infinity();
-
 template <class T>
 class FloatRules : public ::testing::Test {};
 using FloatTypes = ::testing::Types<double, float>;

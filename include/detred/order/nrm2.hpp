@@ -78,7 +78,7 @@ struct nrm2_op {
     const V zero = splat<V>(value(0));
     const V big = a > constants::t_big ? V(x * constants::s_big) : zero;
     const V small = a < constants::t_small ? V(x * constants::s_small) : zero;
-    const V medium = (a > constants::t_big) | (a < constants::t_small) ? zero : x;
+    const V medium = ((a > constants::t_big) | (a < constants::t_small)) ? zero : x;
     return {Policy::add_product(s.small, small, small), Policy::add_product(s.medium, medium, medium),
             Policy::add_product(s.big, big, big)};
   }
