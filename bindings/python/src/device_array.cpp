@@ -31,15 +31,23 @@ std::size_t element_count(const std::vector<py::ssize_t>& shape) {
   return n;
 }
 
+/// A tuple of integers (shape, strides) as a vector, element by element: casting to std::vector needs
+/// pybind11/stl.h, whose casters would then differ between translation units.
+static std::vector<py::ssize_t> integers(const py::handle& tuple) {
+  std::vector<py::ssize_t> out;
+  for (const py::handle e : tuple.cast<py::tuple>()) out.push_back(e.cast<py::ssize_t>());
+  return out;
+}
+
 device_array from_cuda_array_interface(const py::object& obj, std::string_view operation) {
   const py::dict interface = obj.attr("__cuda_array_interface__");
   device_array a;
   const py::dtype dtype(interface["typestr"].cast<std::string>());
   a.type = checked_element(dtype, operation);
-  const auto shape = interface["shape"].cast<std::vector<py::ssize_t>>();
+  const std::vector<py::ssize_t> shape = integers(interface["shape"]);
   a.size = element_count(shape);
   if (interface.contains("strides") && !interface["strides"].is_none()) {
-    const auto strides = interface["strides"].cast<std::vector<py::ssize_t>>();
+    const std::vector<py::ssize_t> strides = integers(interface["strides"]);
     if (!c_contiguous(shape, strides, dtype.itemsize())) not_contiguous(operation);
   }
   if (interface.contains("mask") && !interface["mask"].is_none()) {

@@ -144,32 +144,27 @@ DETRED_HOST_DEVICE inline V fused_multiply_add(const V& a, const V& b, const V& 
   }
 }
 
-/// min_of: the smaller of a and b where NaN is smallest of all (NaN propagates) and -0.0 < +0.0. For integers, the
-/// plain minimum. Of two equal values (same bits) either is the answer; the lower index of a tie is argmin's
-/// business (selection_ops.hpp).
-///
-/// Written for few instructions, since min and max run per element in stats: b wins if it is NaN or smaller; equal
-/// values (a == b) merge by OR-ing their bits, which is a itself unless they are +0.0 and -0.0, whose OR is -0.0. A
-/// NaN in a stays: no comparison with it is true.
+/// min_of: the smaller of a and b where NaN is smallest of all (NaN propagates) and -0.0 < +0.0; a on ties (equal
+/// bits, or two NaNs). For integers, the plain minimum. (A form that merges equal values by OR-ing their bits, with
+/// fewer comparisons, ran at 0.72x CUB's min on the H200 against 0.95x for this one: its nested selects cost more
+/// than the comparisons they save.)
 template <class V>
 DETRED_HOST_DEVICE inline V min_of(const V& a, const V& b) {
   if constexpr (std::is_integral_v<element_t<V>>) {
     return b < a ? b : a;
   } else {
-    const V merged = bit_cast_lanes<V>(signed_bits(a) | signed_bits(b));
-    return b != b ? b : (b < a ? b : (b == a ? merged : a));
+    // b wins if a is a number and b is NaN, smaller, or -0.0 against +0.0 (equal values, smaller signed bits).
+    return ((a == a) & ((b != b) | (b < a) | ((b == a) & (signed_bits(b) < signed_bits(a))))) ? b : a;
   }
 }
 
-/// max_of: the larger, NaN propagating, +0.0 > -0.0 (equal values merge by AND-ing their bits: +0.0 from a pair of
-/// zeros with one +0.0).
+/// max_of: the larger, NaN propagating, +0.0 > -0.0; a on ties.
 template <class V>
 DETRED_HOST_DEVICE inline V max_of(const V& a, const V& b) {
   if constexpr (std::is_integral_v<element_t<V>>) {
     return b > a ? b : a;
   } else {
-    const V merged = bit_cast_lanes<V>(signed_bits(a) & signed_bits(b));
-    return b != b ? b : (b > a ? b : (b == a ? merged : a));
+    return ((a == a) & ((b != b) | (b > a) | ((b == a) & (signed_bits(b) > signed_bits(a))))) ? b : a;
   }
 }
 
