@@ -37,6 +37,7 @@ device_array from_cuda_array_interface(const py::object& obj, std::string_view o
   device_array a;
   const py::dtype dtype(interface["typestr"].cast<std::string>());
   a.type = element_of(dtype, operation);
+  a.type_name = py::str(dtype.attr("name")).cast<std::string>();
   a.shape = interface["shape"].cast<std::vector<py::ssize_t>>();
   a.size = element_count(a.shape);
   if (interface.contains("strides") && !interface["strides"].is_none()) {
@@ -64,6 +65,9 @@ device_array from_dlpack(const py::object& obj, std::string_view operation) {
   a.device = device.second;
   a.stream = reinterpret_cast<detred::cuda::stream_t>(legacy_default_stream);
   a.type = element_of_dlpack(t.dtype.code, t.dtype.bits, t.dtype.lanes);
+  a.type_name = a.type ? name_of(*a.type)
+                       : "DLPack type code " + std::to_string(t.dtype.code) + ", " + std::to_string(t.dtype.bits) +
+                             " bits, " + std::to_string(t.dtype.lanes) + " lanes";
   a.shape = shape_of(t);
   a.size = element_count(a.shape);
   if (!c_contiguous(a.shape, strides_of(t), 1)) not_contiguous(operation);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "detred/cuda.hpp"
@@ -22,6 +23,7 @@ struct device_array {
   std::size_t size = 0;     ///< elements
   std::vector<pybind11::ssize_t> shape;
   std::optional<element> type;  ///< nothing for a type the library does not reduce
+  std::string type_name;        ///< for messages: the dtype, or the DLPack type
   int device = -1;              ///< the CUDA device, or -1: the device of `data` (asked from the CUDA runtime)
   /// The stream to compute on: the producer's stream (__cuda_array_interface__), or the legacy default stream that
   /// the producer made wait for its work (DLPack).

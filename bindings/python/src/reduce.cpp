@@ -50,7 +50,7 @@ void check_same_gpu_arrays(std::string_view operation, std::span<const device_ar
     if (a.shape != arrays[0].shape) {
       throw py::value_error("detred." + std::string(operation) + " needs arrays of one shape");
     }
-    if (a.device >= 0 && arrays[0].device >= 0 && a.device != arrays[0].device) {
+    if (a.device != arrays[0].device) {
       throw py::value_error("detred." + std::string(operation) + " needs arrays on one device");
     }
   }

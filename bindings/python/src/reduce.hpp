@@ -38,16 +38,18 @@ template <class Op, std::size_t N>
 pybind11::object reduce_on_gpu(const std::array<pybind11::object, N>& objects, const std::array<source, N>& sources,
                                detred::mode m) {
   std::array<device_array, N> arrays;
-  for (std::size_t k = 0; k < N; ++k) arrays[k] = as_device_array(objects[k], sources[k], Op::name);
-  check_same_gpu_arrays(Op::name, arrays);
-  if (!arrays[0].type) {
-    unsupported_dtype(Op::name, "a GPU array of another type", supported_dtypes<Op, true>(), "", true);
+  for (std::size_t k = 0; k < N; ++k) {
+    arrays[k] = as_device_array(objects[k], sources[k], Op::name);
+    // Two arrays must be on one device; __cuda_array_interface__ does not say which, the pointer does.
+    if (N > 1 && arrays[k].device < 0) arrays[k].device = device_of(arrays[k].data);
   }
+  check_same_gpu_arrays(Op::name, arrays);
+  if (!arrays[0].type) unsupported_dtype(Op::name, arrays[0].type_name, supported_dtypes<Op, true>(), "", true);
   return with_element(*arrays[0].type, [&]<class T>() -> pybind11::object {
     if constexpr (device_supports<Op, T>) {
       return reduce_device<Op, T, N>(arrays, m);
     } else {
-      unsupported_dtype(Op::name, name_of(*arrays[0].type), supported_dtypes<Op, true>(), "", true);
+      unsupported_dtype(Op::name, arrays[0].type_name, supported_dtypes<Op, true>(), "", true);
     }
   });
 }
