@@ -90,7 +90,8 @@ def test_float16_sums_in_float32_where_numpy_returns_float16():
 def test_float16_and_integers_only_where_the_library_has_them():
     with pytest.raises(TypeError, match=r"detred\.asum supports float64 and float32 arrays; got dtype float16"):
         detred.asum(np.ones(3, dtype=np.float16))
-    with pytest.raises(TypeError, match=r"detred\.min supports float64, float32, int32, int64, uint32 and uint64"):
+    with pytest.raises(TypeError, match=r"detred\.min supports float64, float32, int32, int64, uint32 and uint64 "
+                                        r"arrays; got dtype float16 \(convert with a\.astype\(numpy\.float32\)\)"):
         detred.min(np.ones(3, dtype=np.float16))
     with pytest.raises(TypeError, match=r"detred\.dot supports float64, float32, float16 and bfloat16 arrays; got "
                                         r"dtype int32 \(convert with a\.astype\(numpy\.float64\)\)"):
@@ -118,6 +119,31 @@ def test_bfloat16_is_widened_exactly():
         detred.sum(as_float.reshape(50, 100), axis=1), np.float32)
     with pytest.raises(TypeError, match=r"detred\.nrm2 supports float64 and float32 arrays; got dtype uint16"):
         detred.nrm2(Bfloat16Tensor(x))
+
+
+class DlpackOnly:
+    """Offers a NumPy array through __dlpack__ alone, as PyTorch's CPU tensors are offered."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+    def __dlpack__(self, stream=None):
+        return self.array.__dlpack__()
+
+
+def test_cpu_dlpack_tensors_without_a_copy_and_in_their_order():
+    x = values(30000, np.float64).reshape(100, 300)[::3, ::-2]  # strides in both axes, one negative
+    for op in ["sum", "asum", "argmin", "max"]:
+        assert bits(getattr(detred, op)(DlpackOnly(x)), np.float64) == bits(getattr(detred, op)(x), np.float64)
+    assert np.array_equal(detred.sum(DlpackOnly(x), axis=0), detred.sum(x, axis=0))
+    i = values(1000, np.int32)
+    assert detred.sum(DlpackOnly(i)) == detred.sum(i)
+    # A type the library does not reduce goes through numpy.asarray, so that the message names its dtype.
+    with pytest.raises(TypeError, match=r"got dtype int8 \(convert with a\.astype\(numpy\.int64\)\)"):
+        detred.sum(DlpackOnly(np.ones(4, dtype=np.int8)))
 
 
 def test_torch_cpu_bfloat16():

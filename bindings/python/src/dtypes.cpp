@@ -83,7 +83,9 @@ std::optional<element> element_of_dlpack(int code, int bits, int lanes) {
 std::string conversion_hint(const py::dtype& dtype, bool takes_int64) {
   const char kind = dtype.kind();
   const bool integral = kind == 'i' || kind == 'u' || kind == 'b';
-  return integral && takes_int64 ? "a.astype(numpy.int64)" : "a.astype(numpy.float64)";
+  if (integral && takes_int64) return "a.astype(numpy.int64)";
+  // float16 widens exactly to float32, at half float64's memory.
+  return kind == 'f' && dtype.itemsize() == 2 ? "a.astype(numpy.float32)" : "a.astype(numpy.float64)";
 }
 
 }  // namespace detred::python

@@ -56,8 +56,8 @@ std::optional<element> element_of(const pybind11::dtype& dtype, std::string_view
 /// The element type of a DLPack data type (type code, bits, lanes), or nothing.
 std::optional<element> element_of_dlpack(int code, int bits, int lanes);
 
-/// "a.astype(numpy.int64)" or "a.astype(numpy.float64)": the conversion to suggest for a dtype `operation` cannot
-/// reduce (an integer dtype the operation lacks, when it takes int64, gets the first).
+/// The conversion to suggest for a dtype an operation cannot reduce: "a.astype(numpy.int64)" for integers (and
+/// bool) when the operation takes int64, "a.astype(numpy.float32)" for float16, else "a.astype(numpy.float64)".
 std::string conversion_hint(const pybind11::dtype& dtype, bool takes_int64);
 
 }  // namespace detred::python

@@ -17,9 +17,9 @@ struct host_array {
   std::optional<element> type;  ///< nothing for a dtype the library does not reduce
 };
 
-/// obj (of source `s`, not a GPU one) as a host array: a NumPy array as it is, a CPU DLPack tensor without a copy
-/// (PyTorch's bfloat16 among them), anything else through numpy.asarray. TypeError naming `operation` for a
-/// non-native byte order.
+/// obj (of source `s`, not a GPU one) as a host array: a NumPy array as it is, a CPU DLPack tensor of an element
+/// type the library reduces without a copy (PyTorch's bfloat16 among them), anything else through numpy.asarray.
+/// TypeError naming `operation` for a non-native byte order.
 host_array as_host_array(const pybind11::object& obj, source s, std::string_view operation);
 
 }  // namespace detred::python
