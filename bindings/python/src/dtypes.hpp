@@ -13,7 +13,7 @@
 
 namespace detred::python {
 
-/// Every element type of the C++ library. Which ones an operation takes follows from its C++ overloads (ops.hpp).
+/// Every element type of the C++ library. Which ones an operation takes follows from its C++ overloads (calls.hpp).
 enum class element { f64, f32, f16, bf16, i32, i64, u32, u64 };
 inline constexpr element all_elements[] = {element::f64, element::f32, element::f16, element::bf16,
                                            element::i32, element::i64, element::u32, element::u64};
