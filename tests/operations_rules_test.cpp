@@ -198,12 +198,12 @@ TEST(IntegerRules, SumsAreExactThroughIntermediateOverflow) {
   x.back() = 5;  // (5000 * top) + (5000 * -top) + 5: every partial sum past the first overflows int64
   for (int t : {1, 2, 3}) EXPECT_EQ(sum(std::span<const std::int64_t>(x), {.threads = t}), 5);
   const std::vector<std::int64_t> over = {top, 1};
-  EXPECT_THROW(sum(std::span<const std::int64_t>(over)), error);
+  EXPECT_THROW(sum(std::span<const std::int64_t>(over)), overflow_error);
   const std::vector<std::int64_t> under = {bottom, -1};
   try {
     sum(std::span<const std::int64_t>(under));
     ADD_FAILURE() << "no error";
-  } catch (const error& e) {
+  } catch (const overflow_error& e) {
     EXPECT_NE(std::string(e.what()).find("-9223372036854775809"), std::string::npos) << e.what();
   }
   const std::vector<std::int64_t> lowest = {bottom, 0};

@@ -4,8 +4,11 @@
  *   double s;
  *   if (detred_sum_f64(x, n, DETRED_MODE_TREE, 0, &s) != DETRED_OK) fprintf(stderr, "%s\n", detred_last_error());
  *
- * The result bits are those of the C++ library (detred::sum): they depend only on n and the values, never on the
- * thread count, the instruction set or the machine.
+ * Every operation of the C++ library: sums (float, double, 16-bit floats, exact integer sums), dot, asum, nrm2, min,
+ * max, argmin, argmax and summary statistics. Names end in the element type: _f64 double, _f32 float, _f16 IEEE
+ * binary16 and _bf16 bfloat16 (both as their bits in uint16_t, computed in float), _i32, _i64, _u32, _u64. The result
+ * bits are those of the C++ library: they depend only on n and the values, never on the thread count, the
+ * instruction set or the machine.
  *
  * Errors: every function returns a detred_status. On anything but DETRED_OK the output is left unchanged and
  * detred_last_error() returns a sentence saying which argument or operation failed. No C++ exception ever leaves
@@ -35,7 +38,7 @@ extern "C" {
 
 /* Version of this C interface: the major number changes only with an incompatible change (see above). */
 #define DETRED_C_API_VERSION_MAJOR 1
-#define DETRED_C_API_VERSION_MINOR 0
+#define DETRED_C_API_VERSION_MINOR 1
 
 /* What a call returned. The values are fixed: new codes may be added, none is renumbered. */
 typedef enum detred_status {
@@ -45,6 +48,8 @@ typedef enum detred_status {
   DETRED_DEVICE_ERROR = 3,     /* a failure of the machine: a GPU call failed */
   DETRED_OUT_OF_MEMORY = 4,    /* memory could not be allocated */
   DETRED_INTERNAL_ERROR = 5,   /* a bug in detred: please report it with the message */
+  DETRED_OVERFLOW = 6,         /* an exact integer sum that does not fit its result type (the message states it) */
+  DETRED_EMPTY = 7,            /* an empty array (n == 0) for min, max, argmin or argmax, which need an element */
   /* Not statuses: they make the enum an int, and every int a valid value of it (see detred_mode). */
   DETRED_STATUS_INT_MIN_ = -2147483647 - 1,
   DETRED_STATUS_INT_MAX_ = 2147483647
@@ -70,11 +75,101 @@ typedef struct detred_error_bound {
   double abs_sum_factor;
 } detred_error_bound;
 
-/* ---- Reductions. x may be NULL only when n == 0. threads: 0 = the library default; the bits never depend on it.
- * Empty input gives -0.0; any NaN, or +Inf with -Inf, gives the canonical quiet NaN. */
+/* The summary statistics of n values (detred::statistics, from one pass over memory). For n = 0: count 0, sum -0.0,
+ * everything else NaN. Any NaN makes every member NaN (min and max follow detred_min and detred_max: NaN too);
+ * sample_variance and sample_stddev are NaN for n = 1. */
+typedef struct detred_statistics_f64 {
+  uint64_t count;         /* n */
+  double sum;             /* bit for bit detred_sum_f64 in tree mode */
+  double mean;            /* sum / n, correctly rounded from sum */
+  double variance;        /* population variance M2 / n */
+  double sample_variance; /* M2 / (n - 1) */
+  double stddev;          /* sqrt(variance) */
+  double sample_stddev;   /* sqrt(sample_variance) */
+  double min;             /* as detred_min_f64 */
+  double max;             /* as detred_max_f64 */
+} detred_statistics_f64;
 
+typedef struct detred_statistics_f32 {
+  uint64_t count;
+  float sum, mean, variance, sample_variance, stddev, sample_stddev, min, max; /* as in detred_statistics_f64 */
+} detred_statistics_f32;
+
+/* ---- Reductions. x (and y) may be NULL only when n == 0. threads: 0 = the library default; the bits never depend
+ * on it. The output is written only on success. */
+
+/* Sums. Empty input gives -0.0; any NaN, or +Inf with -Inf, gives the canonical quiet NaN. */
 DETRED_C_EXPORT detred_status detred_sum_f64(const double* x, size_t n, detred_mode mode, int threads, double* result);
 DETRED_C_EXPORT detred_status detred_sum_f32(const float* x, size_t n, detred_mode mode, int threads, float* result);
+
+/* Sums of 16-bit floats: each element widened exactly to float, then float's sum, bit for bit (the result is float:
+ * a 16-bit accumulator would lose most sums of more than a few hundred elements). */
+DETRED_C_EXPORT detred_status detred_sum_f16(const uint16_t* x, size_t n, detred_mode mode, int threads, float* result);
+DETRED_C_EXPORT detred_status detred_sum_bf16(const uint16_t* x, size_t n, detred_mode mode, int threads,
+                                              float* result);
+
+/* Exact integer sums (a 128-bit accumulator): int64 for signed, uint64 for unsigned elements. DETRED_OVERFLOW when
+ * the exact sum does not fit the result type (nothing wraps around). Exact, so no mode. Empty input gives 0. */
+DETRED_C_EXPORT detred_status detred_sum_i32(const int32_t* x, size_t n, int threads, int64_t* result);
+DETRED_C_EXPORT detred_status detred_sum_i64(const int64_t* x, size_t n, int threads, int64_t* result);
+DETRED_C_EXPORT detred_status detred_sum_u32(const uint32_t* x, size_t n, int threads, uint64_t* result);
+DETRED_C_EXPORT detred_status detred_sum_u64(const uint64_t* x, size_t n, int threads, uint64_t* result);
+
+/* Dot product sum x[i] * y[i] of two arrays of n elements (compensated mode: Ogita, Rump and Oishi's Dot2). Special
+ * values as the sum; 16-bit floats are widened to float and dotted in float. */
+DETRED_C_EXPORT detred_status detred_dot_f64(const double* x, const double* y, size_t n, detred_mode mode, int threads,
+                                             double* result);
+DETRED_C_EXPORT detred_status detred_dot_f32(const float* x, const float* y, size_t n, detred_mode mode, int threads,
+                                             float* result);
+DETRED_C_EXPORT detred_status detred_dot_f16(const uint16_t* x, const uint16_t* y, size_t n, detred_mode mode,
+                                             int threads, float* result);
+DETRED_C_EXPORT detred_status detred_dot_bf16(const uint16_t* x, const uint16_t* y, size_t n, detred_mode mode,
+                                              int threads, float* result);
+
+/* asum: sum |x[i]|, bit for bit the sum of the magnitudes (empty: -0.0). nrm2: sqrt(sum x[i]^2) without overflow or
+ * underflow in between (empty: +0.0; an infinite element gives +Inf, NaN the canonical NaN). */
+DETRED_C_EXPORT detred_status detred_asum_f64(const double* x, size_t n, detred_mode mode, int threads, double* result);
+DETRED_C_EXPORT detred_status detred_asum_f32(const float* x, size_t n, detred_mode mode, int threads, float* result);
+DETRED_C_EXPORT detred_status detred_nrm2_f64(const double* x, size_t n, detred_mode mode, int threads, double* result);
+DETRED_C_EXPORT detred_status detred_nrm2_f32(const float* x, size_t n, detred_mode mode, int threads, float* result);
+
+/* Selections. Rules that make the answer unique: NaN propagates (min and max return the canonical NaN, argmin and
+ * argmax the index of the first NaN); -0.0 is smaller than +0.0; ties go to the lowest index. Indices are 0-based.
+ * DETRED_EMPTY for n == 0. Selections round nothing, so no mode. */
+DETRED_C_EXPORT detred_status detred_min_f64(const double* x, size_t n, int threads, double* result);
+DETRED_C_EXPORT detred_status detred_min_f32(const float* x, size_t n, int threads, float* result);
+DETRED_C_EXPORT detred_status detred_min_i32(const int32_t* x, size_t n, int threads, int32_t* result);
+DETRED_C_EXPORT detred_status detred_min_i64(const int64_t* x, size_t n, int threads, int64_t* result);
+DETRED_C_EXPORT detred_status detred_min_u32(const uint32_t* x, size_t n, int threads, uint32_t* result);
+DETRED_C_EXPORT detred_status detred_min_u64(const uint64_t* x, size_t n, int threads, uint64_t* result);
+
+DETRED_C_EXPORT detred_status detred_max_f64(const double* x, size_t n, int threads, double* result);
+DETRED_C_EXPORT detred_status detred_max_f32(const float* x, size_t n, int threads, float* result);
+DETRED_C_EXPORT detred_status detred_max_i32(const int32_t* x, size_t n, int threads, int32_t* result);
+DETRED_C_EXPORT detred_status detred_max_i64(const int64_t* x, size_t n, int threads, int64_t* result);
+DETRED_C_EXPORT detred_status detred_max_u32(const uint32_t* x, size_t n, int threads, uint32_t* result);
+DETRED_C_EXPORT detred_status detred_max_u64(const uint64_t* x, size_t n, int threads, uint64_t* result);
+
+DETRED_C_EXPORT detred_status detred_argmin_f64(const double* x, size_t n, int threads, uint64_t* index);
+DETRED_C_EXPORT detred_status detred_argmin_f32(const float* x, size_t n, int threads, uint64_t* index);
+DETRED_C_EXPORT detred_status detred_argmin_i32(const int32_t* x, size_t n, int threads, uint64_t* index);
+DETRED_C_EXPORT detred_status detred_argmin_i64(const int64_t* x, size_t n, int threads, uint64_t* index);
+DETRED_C_EXPORT detred_status detred_argmin_u32(const uint32_t* x, size_t n, int threads, uint64_t* index);
+DETRED_C_EXPORT detred_status detred_argmin_u64(const uint64_t* x, size_t n, int threads, uint64_t* index);
+
+DETRED_C_EXPORT detred_status detred_argmax_f64(const double* x, size_t n, int threads, uint64_t* index);
+DETRED_C_EXPORT detred_status detred_argmax_f32(const float* x, size_t n, int threads, uint64_t* index);
+DETRED_C_EXPORT detred_status detred_argmax_i32(const int32_t* x, size_t n, int threads, uint64_t* index);
+DETRED_C_EXPORT detred_status detred_argmax_i64(const int64_t* x, size_t n, int threads, uint64_t* index);
+DETRED_C_EXPORT detred_status detred_argmax_u32(const uint32_t* x, size_t n, int threads, uint64_t* index);
+DETRED_C_EXPORT detred_status detred_argmax_u64(const uint64_t* x, size_t n, int threads, uint64_t* index);
+
+/* Summary statistics from one read of x (detred_statistics_f64 above gives each member's rule). Tree mode only for
+ * now: DETRED_MODE_COMPENSATED gives DETRED_INVALID_ARGUMENT (the parameter is there for a mode to come). */
+DETRED_C_EXPORT detred_status detred_stats_f64(const double* x, size_t n, detred_mode mode, int threads,
+                                               detred_statistics_f64* result);
+DETRED_C_EXPORT detred_status detred_stats_f32(const float* x, size_t n, detred_mode mode, int threads,
+                                               detred_statistics_f32* result);
 
 /* The scalar reference implementation (detred::reference::sum): the specification in code, slow by design. Every
  * fast path returns its bits; tests compare against it. */
@@ -92,7 +187,8 @@ DETRED_C_EXPORT detred_status detred_bound_f32(uint64_t n, detred_mode mode, det
  * as it is. The pointer stays valid until the next failing call on the same thread. */
 DETRED_C_EXPORT const char* detred_last_error(void);
 
-/* A constant name for a status: "ok", "invalid argument", ... ("unknown status" for any other value). */
+/* A constant name for a status: "ok", "invalid argument", ..., "overflow", "empty" ("unknown status" for any other
+ * value). */
 DETRED_C_EXPORT const char* detred_status_string(detred_status status);
 
 /* "tree" or "compensated"; NULL for any other value. */

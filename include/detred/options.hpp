@@ -57,6 +57,14 @@ class device_error : public error {
   using error::error;
 };
 
+/// An exact result that does not fit its type: an integer sum beyond int64 or uint64 (what() states the exact sum).
+/// A type of its own so that callers can tell it from a bad argument (the C API returns DETRED_OVERFLOW for it,
+/// Python raises OverflowError). Catching detred::error catches it too.
+class overflow_error : public error {
+ public:
+  using error::error;
+};
+
 /// Lower-case names, as used by the command-line tool, DETRED_ISA and error messages.
 const char* to_string(mode m);
 const char* to_string(isa i);

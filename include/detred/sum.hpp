@@ -25,7 +25,8 @@ float sum(std::span<const bfloat16> x, const options& opt = {});
 
 /// Integers: the exact sum (a 128-bit accumulator, which no sum of up to 2^64 elements can overflow), returned as
 /// int64 for signed and uint64 for unsigned elements. If the exact sum does not fit the result type, throws
-/// detred::error stating the exact sum; nothing wraps around. options.mode does not apply (every mode is exact).
+/// detred::overflow_error (a detred::error) stating the exact sum; nothing wraps around. options.mode does not apply
+/// (every mode is exact).
 std::int64_t sum(std::span<const std::int32_t> x, const options& opt = {});
 std::int64_t sum(std::span<const std::int64_t> x, const options& opt = {});
 std::uint64_t sum(std::span<const std::uint32_t> x, const options& opt = {});

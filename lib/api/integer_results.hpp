@@ -13,7 +13,7 @@ namespace detred {
 /// The decimal digits of a 128-bit two's complement value.
 std::string to_decimal(order::wide_integer v);
 
-/// v as R (int64 or uint64); throws detred::error naming `what` and the exact value if it does not fit.
+/// v as R (int64 or uint64); throws detred::overflow_error naming `what` and the exact value if it does not fit.
 template <class R>
 R narrowed(order::wide_integer v, const char* what) {
   static_assert(std::is_same_v<R, std::int64_t> || std::is_same_v<R, std::uint64_t>);
@@ -24,8 +24,8 @@ R narrowed(order::wide_integer v, const char* what) {
     fits = v.high == 0;
   }
   if (!fits) {
-    throw error(std::string(what) + ": the exact sum " + to_decimal(v) + " does not fit in " +
-                (std::is_signed_v<R> ? "int64" : "uint64"));
+    throw overflow_error(std::string(what) + ": the exact sum " + to_decimal(v) + " does not fit in " +
+                         (std::is_signed_v<R> ? "int64" : "uint64"));
   }
   return static_cast<R>(v.low);
 }

@@ -35,6 +35,8 @@ detred_status fail_with_current_exception() noexcept {
     return fail(r.status, r.message);
   } catch (const detred::device_error& e) {
     return fail(DETRED_DEVICE_ERROR, e.what());
+  } catch (const detred::overflow_error& e) {
+    return fail(DETRED_OVERFLOW, e.what());
   } catch (const detred::error& e) {
     // The library throws detred::error for invalid arguments, and for a backend this build lacks (no CUDA).
     return fail(DETRED_INVALID_ARGUMENT, e.what());

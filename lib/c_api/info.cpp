@@ -45,6 +45,10 @@ const char* detred_status_string(detred_status status) {
       return "out of memory";
     case DETRED_INTERNAL_ERROR:
       return "internal error";
+    case DETRED_OVERFLOW:
+      return "overflow";
+    case DETRED_EMPTY:
+      return "empty";
     default:
       break;
   }

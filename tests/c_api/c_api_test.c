@@ -1,57 +1,23 @@
-/* The C API's test, compiled as C99: the results of detred.h bit for bit against the C++ library (cxx_expected.cpp)
+/* The C API's test, compiled as C99: the sums of detred.h bit for bit against the C++ library (cxx_expected.cpp)
  * and the reference, for sizes around the leaf boundaries, both modes, several thread counts and special values;
- * then every error path: status, message, output left unchanged. Prints one line per failed check and a closing
- * "N passed, N failed" line; exits 1 if any check failed. */
+ * every error path: status, message, output left unchanged; then every other operation (operations_test.c). Prints one
+ * line per failed check and a closing "N passed, N failed" line; exits 1 if any check failed. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "cxx_expected.h"
 #include "detred/detred.h"
 
-static int passed = 0;
-static int failed = 0;
-
-static void check(int ok, const char* what, size_t n, int mode, int threads) {
-  if (ok) {
-    ++passed;
-  } else {
-    ++failed;
-    printf("FAILED: %s (n = %zu, mode = %d, threads = %d)\n", what, n, mode, threads);
-  }
-}
-
-static uint64_t bits_f64(double v) {
-  uint64_t b;
-  memcpy(&b, &v, sizeof b);
-  return b;
-}
-
-static uint32_t bits_f32(float v) {
-  uint32_t b;
-  memcpy(&b, &v, sizeof b);
-  return b;
-}
-
-/* Values of mixed sign and magnitude (exponents over about 2^-20..2^20), so that the order of the additions shows in
- * the result bits. */
-static uint64_t state = 42;
-static double next_value(void) {
-  state = state * 6364136223846793005u + 1442695040888963407u;
-  double mantissa = (double)(state >> 11) / 9007199254740992.0; /* [0, 1) */
-  int exponent = (int)((state >> 3) % 41) - 20;
-  return ((state & 1) ? -1.0 : 1.0) * ldexp(1.0 + mantissa, exponent);
-}
+/* Every other operation: operations_test.c. */
+void check_operations(void);
 
 static void check_sums(size_t n) {
-  double* x = malloc((n ? n : 1) * sizeof *x);
-  float* y = malloc((n ? n : 1) * sizeof *y);
-  if (!x || !y) {
-    printf("FAILED: out of memory\n");
-    exit(1);
-  }
+  double* x = allocate(n, sizeof *x);
+  float* y = allocate(n, sizeof *y);
   for (size_t i = 0; i < n; ++i) {
     x[i] = next_value();
     y[i] = (float)x[i];
@@ -158,6 +124,7 @@ int main(void) {
   check_errors();
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) check_sums(sizes[i]);
   check_special_values();
+  check_operations();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

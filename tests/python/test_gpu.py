@@ -1,10 +1,12 @@
 # GPU arrays: CuPy arrays (DLPack, and __cuda_array_interface__ alone) and PyTorch CUDA tensors (DLPack), reduced on
-# their device with the bits of detred.sum on the CPU. Skipped, with the reason, without a usable GPU or CuPy/PyTorch.
+# their device by every operation with the bits of the CPU. Skipped, with the reason, without a usable GPU or
+# CuPy/PyTorch.
 import numpy as np
 import pytest
 
 import detred
-from conftest import bits, values
+from conftest import (INTEGER_DTYPES, MODES, SELECTIONS, Bfloat16Tensor, as_cxx_bytes, bfloat16_bits, bits, call,
+                      values)
 
 pytestmark = pytest.mark.skipif(not detred.cuda_available(),
                                 reason="no usable CUDA device or no CUDA backend (detred.cuda_available() is False)")
@@ -80,7 +82,84 @@ def test_gpu_errors(cupy):
         detred.sum(x[::2])
     with pytest.raises(NotImplementedError, match="axis=None"):
         detred.sum(x.reshape(10, 10), axis=0)
-    with pytest.raises(TypeError, match="supports float32 and float64"):
-        detred.sum(cupy.arange(10))
+    with pytest.raises(TypeError, match=r"detred\.sum supports .* GPU arrays; got int8"):
+        detred.sum(cupy.arange(10, dtype=cupy.int8))
+    with pytest.raises(TypeError, match=r"detred\.asum supports float64 and float32 GPU arrays; got int64"):
+        detred.asum(cupy.arange(10))
     with pytest.raises(ValueError, match="mode must be"):
         detred.sum(x, mode="fast")
+    with pytest.raises(ValueError, match="empty"):
+        detred.argmin(cupy.empty(0))
+    with pytest.raises(ValueError, match="tree mode only"):
+        detred.stats(x, mode="compensated")
+    with pytest.raises(ValueError, match="one shape"):
+        detred.dot(x, x[:10])
+    with pytest.raises(TypeError, match="one dtype"):
+        detred.dot(x, x.astype(cupy.float32))
+    with pytest.raises(TypeError, match="not both together"):
+        detred.dot(x, np.ones(100))
+    with pytest.raises(OverflowError, match="does not fit in int64"):
+        detred.sum(cupy.asarray(np.array([2**62, 2**62])))
+
+
+OP_SIZES_GPU = [1, 2049, 100003, (1 << 20) + 7]
+GPU_OPS = ["sum", "asum", "nrm2", "stats", "min", "max", "argmin", "argmax"]
+
+
+def modes_of(op):
+    return ["tree"] if op in SELECTIONS or op == "stats" else MODES
+
+
+@pytest.mark.parametrize("n", OP_SIZES_GPU)
+@pytest.mark.parametrize("op", GPU_OPS)
+def test_cupy_every_operation_bits_equal_cpu(cupy, op, n, dtype):
+    x = values(n, dtype)
+    for mode in modes_of(op):
+        expected = as_cxx_bytes(op, call(op, x, mode), dtype)
+        got = call(op, cupy.asarray(x), mode)
+        assert type(got) is type(call(op, x[:1], mode))
+        assert as_cxx_bytes(op, got, dtype) == expected, mode
+        assert as_cxx_bytes(op, call(op, CudaArrayInterfaceOnly(cupy.asarray(x)), mode), dtype) == expected
+
+
+@pytest.mark.parametrize("n", OP_SIZES_GPU)
+def test_cupy_dot_bits_equal_cpu(cupy, n, dtype, mode):
+    x, y = values(n, dtype, seed=1), values(n, dtype, seed=2)
+    expected = bits(detred.dot(x, y, mode=mode), dtype)
+    assert bits(detred.dot(cupy.asarray(x), cupy.asarray(y), mode=mode), dtype) == expected
+
+
+@pytest.mark.parametrize("dtype", INTEGER_DTYPES, ids=[np.dtype(t).name for t in INTEGER_DTYPES])
+def test_cupy_integers_equal_cpu(cupy, dtype):
+    x = values(100003, dtype)
+    for op in ["sum", "min", "max", "argmin", "argmax"]:
+        assert as_cxx_bytes(op, getattr(detred, op)(cupy.asarray(x)), dtype) == \
+            as_cxx_bytes(op, getattr(detred, op)(x), dtype), op
+
+
+def test_cupy_float16_sums_and_dots_equal_cpu(cupy, mode):
+    x, y = values(100003, np.float16, seed=1), values(100003, np.float16, seed=2)
+    assert bits(detred.sum(cupy.asarray(x), mode=mode), np.float32) == bits(detred.sum(x, mode=mode), np.float32)
+    assert bits(detred.dot(cupy.asarray(x), cupy.asarray(y), mode=mode), np.float32) == \
+        bits(detred.dot(x, y, mode=mode), np.float32)
+
+
+@pytest.mark.parametrize("op", GPU_OPS)
+def test_torch_every_operation_bits_equal_cpu(torch, op, dtype):
+    x = values(100003, dtype)
+    t = torch.from_numpy(x).cuda()
+    for mode in modes_of(op):
+        assert as_cxx_bytes(op, call(op, t, mode), dtype) == as_cxx_bytes(op, call(op, x, mode), dtype), mode
+    assert bits(detred.dot(t, t), dtype) == bits(detred.dot(x, x), dtype)
+
+
+def test_torch_bfloat16_on_gpu_and_cpu(torch, mode):
+    x = bfloat16_bits(values(100003, np.float32, seed=7))
+    y = bfloat16_bits(values(100003, np.float32, seed=8))
+    expected_sum = bits(detred.sum(Bfloat16Tensor(x), mode=mode), np.float32)
+    expected_dot = bits(detred.dot(Bfloat16Tensor(x), Bfloat16Tensor(y), mode=mode), np.float32)
+    as_tensor = lambda bits16: torch.from_numpy(bits16.view(np.int16)).view(torch.bfloat16)
+    tx, ty = as_tensor(x), as_tensor(y)
+    assert bits(detred.sum(tx, mode=mode), np.float32) == expected_sum  # a CPU tensor, through DLPack
+    assert bits(detred.sum(tx.cuda(), mode=mode), np.float32) == expected_sum
+    assert bits(detred.dot(tx.cuda(), ty.cuda(), mode=mode), np.float32) == expected_dot

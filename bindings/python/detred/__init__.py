@@ -1,16 +1,21 @@
 """detred: deterministic reductions.
 
-The result bits of ``detred.sum`` depend only on the number of elements and their values: not on the thread count,
+The result bits of every function depend only on the number of elements and their values: not on the thread count,
 the SIMD instruction set, the machine, or whether the CPU or a GPU computed them.
 
     >>> import numpy as np, detred
     >>> detred.sum(np.arange(10.0))
     45.0
     >>> detred.sum(x, mode="compensated", axis=0)   # per column, each as a contiguous array
+    >>> detred.dot(x, y), detred.nrm2(x), detred.argmin(x), detred.stats(x).stddev
 
-See ``help(detred.sum)`` and docs/bindings.md.
+Functions: sum, dot, asum, nrm2, min, max, argmin, argmax, stats (a Statistics record), reference_sum. See
+``help(detred.sum)`` and docs/bindings.md.
 """
 
-from ._detred import __version__, cuda_available, cuda_built, order_version, reference_sum, sum
+from ._detred import (__version__, argmax, argmin, asum, cuda_available, cuda_built, dot, max, min, nrm2,
+                      order_version, reference_sum, stats, sum)
+from ._results import Statistics
 
-__all__ = ["__version__", "cuda_available", "cuda_built", "order_version", "reference_sum", "sum"]
+__all__ = ["Statistics", "__version__", "argmax", "argmin", "asum", "cuda_available", "cuda_built", "dot", "max",
+           "min", "nrm2", "order_version", "reference_sum", "stats", "sum"]

@@ -1,5 +1,5 @@
-# Type stubs of the detred module (the extension detred._detred).
-from typing import Any, Literal, SupportsIndex
+# Type stubs of the detred module (the extension detred._detred and detred._results).
+from typing import Any, Literal, NamedTuple, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -10,15 +10,55 @@ cuda_built: bool
 
 Mode = Literal["tree", "compensated"]
 Axis = None | SupportsIndex | tuple[SupportsIndex, ...]
+# Host arrays (anything numpy.asarray takes, CPU DLPack tensors) or GPU arrays (__cuda_array_interface__, DLPack).
+Array = npt.ArrayLike | Any
 
-def sum(a: npt.ArrayLike | Any, mode: Mode = "tree", axis: Axis = None, threads: int = 0) -> Any:
-    """Deterministic sum: numpy.float32/float64 when every axis is reduced, else an array of the input's dtype.
+class Statistics(NamedTuple):
+    """Summary statistics: NumPy scalars (count: int) when every axis is reduced, else arrays with the kept axes."""
 
-    ``a`` may also be a C-contiguous GPU array (``__cuda_array_interface__`` or DLPack), reduced on its device
-    (axis=None only)."""
+    count: Any
+    sum: Any
+    mean: Any
+    variance: Any
+    sample_variance: Any
+    stddev: Any
+    sample_stddev: Any
+    min: Any
+    max: Any
+
+def sum(a: Array, mode: Mode = "tree", axis: Axis = None, threads: int = 0) -> Any:
+    """Deterministic sum. float64 -> float64, float32/float16/bfloat16 -> float32, int32/int64 -> int64 and
+    uint32/uint64 -> uint64 (exact; OverflowError if it does not fit): a NumPy scalar when every axis is reduced,
+    else an array. GPU arrays are reduced on their device (axis=None only)."""
+
+def dot(a: Array, b: Array, mode: Mode = "tree", axis: Axis = None, threads: int = 0) -> Any:
+    """Deterministic sum of a * b (same shape and dtype): float64 -> float64, float32/float16/bfloat16 -> float32."""
+
+def asum(a: Array, mode: Mode = "tree", axis: Axis = None, threads: int = 0) -> Any:
+    """Deterministic sum of |a| (float64, float32): bit for bit detred.sum(numpy.abs(a))."""
+
+def nrm2(a: Array, mode: Mode = "tree", axis: Axis = None, threads: int = 0) -> Any:
+    """Deterministic sqrt(sum a^2) without overflow or underflow in between (float64, float32)."""
+
+def min(a: Array, axis: Axis = None, threads: int = 0) -> Any:
+    """Deterministic minimum (float64, float32, int32, int64, uint32, uint64): NaN propagates, -0.0 < +0.0;
+    ValueError for an empty array."""
+
+def max(a: Array, axis: Axis = None, threads: int = 0) -> Any:
+    """Deterministic maximum: the rules of detred.min."""
+
+def argmin(a: Array, axis: None | SupportsIndex = None, threads: int = 0) -> Any:
+    """Index (numpy.int64, 0-based) of the first NaN, else of the first minimum; -0.0 < +0.0."""
+
+def argmax(a: Array, axis: None | SupportsIndex = None, threads: int = 0) -> Any:
+    """Index (numpy.int64, 0-based) of the first NaN, else of the first maximum; -0.0 < +0.0."""
+
+def stats(a: Array, mode: Literal["tree"] = "tree", axis: Axis = None, threads: int = 0) -> Statistics:
+    """Count, sum, mean, variance, sample_variance, stddev, sample_stddev, min and max from one read (float64,
+    float32)."""
 
 def reference_sum(a: npt.ArrayLike, mode: Mode = "tree", axis: Axis = None) -> Any:
-    """The scalar reference implementation of sum (host arrays only): the specification in code."""
+    """The scalar reference implementation of sum (float64, float32; host arrays only): the specification in code."""
 
 def cuda_available() -> bool:
     """True if detred has its CUDA backend and a usable CUDA device."""

@@ -62,4 +62,12 @@ std::vector<int> reduced_axes(const py::object& axis, int ndim) {
   return axes;
 }
 
+void require_single_axis(const py::object& axis, std::string_view operation) {
+  if (py::isinstance<py::tuple>(axis)) {
+    throw py::type_error("detred." + std::string(operation) +
+                         " takes axis=None or one int, as NumPy's does; got a tuple (reduce one axis at a time, or "
+                         "move the axes together and reshape)");
+  }
+}
+
 }  // namespace detred::python

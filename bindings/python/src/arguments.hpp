@@ -22,4 +22,8 @@ int checked_threads(int threads);
 /// else, ValueError (NumPy's AxisError, a ValueError, where NumPy has it) for an axis out of range or repeated.
 std::vector<int> reduced_axes(const pybind11::object& axis, int ndim);
 
+/// For operations that reduce one axis or all (argmin, argmax, as NumPy's): TypeError naming `operation` unless
+/// axis is None or an int.
+void require_single_axis(const pybind11::object& axis, std::string_view operation);
+
 }  // namespace detred::python

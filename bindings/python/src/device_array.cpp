@@ -1,4 +1,4 @@
-// Reading __cuda_array_interface__ (version 2 and 3) and DLPack capsules (DLManagedTensor, dlpack.h).
+// Reading __cuda_array_interface__ (version 2 and 3) and CUDA DLPack tensors.
 #include "device_array.hpp"
 
 #include <dlpack/dlpack.h>
@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dlpack.hpp"
 #include "strided.hpp"
 
 namespace py = pybind11;
@@ -43,18 +44,19 @@ device_array from_cuda_array_interface(const py::object& obj, std::string_view o
   const py::dict interface = obj.attr("__cuda_array_interface__");
   device_array a;
   const py::dtype dtype(interface["typestr"].cast<std::string>());
-  a.type = checked_element(dtype, operation);
-  const std::vector<py::ssize_t> shape = integers(interface["shape"]);
-  a.size = element_count(shape);
+  a.type = element_of(dtype, operation);
+  a.type_name = py::str(dtype.attr("name")).cast<std::string>();
+  a.shape = integers(interface["shape"]);
+  a.size = element_count(a.shape);
   if (interface.contains("strides") && !interface["strides"].is_none()) {
     const std::vector<py::ssize_t> strides = integers(interface["strides"]);
-    if (!c_contiguous(shape, strides, dtype.itemsize())) not_contiguous(operation);
+    if (!c_contiguous(a.shape, strides, dtype.itemsize())) not_contiguous(operation);
   }
   if (interface.contains("mask") && !interface["mask"].is_none()) {
     throw py::value_error("detred." + std::string(operation) + " cannot reduce a masked GPU array");
   }
   a.data = interface["data"].cast<py::tuple>()[0].cast<std::uintptr_t>();
-  // Version 3: the stream the producer's work is ordered on; computing on it orders the sum after that work.
+  // Version 3: the stream the producer's work is ordered on; computing on it orders the reduction after that work.
   if (interface.contains("stream") && !interface["stream"].is_none()) {
     a.stream = reinterpret_cast<detred::cuda::stream_t>(interface["stream"].cast<std::intptr_t>());
   }
@@ -64,49 +66,27 @@ device_array from_cuda_array_interface(const py::object& obj, std::string_view o
 device_array from_dlpack(const py::object& obj, std::string_view operation) {
   const auto device = obj.attr("__dlpack_device__")().cast<std::pair<int, int>>();
   // The producer makes the legacy default stream wait for its work before handing the tensor over.
-  py::object capsule = obj.attr("__dlpack__")(py::arg("stream") = legacy_default_stream);
-  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
-  if (managed == nullptr) throw py::error_already_set();
-  // Consumed: the capsule must no longer delete the tensor; our owner below does.
-  if (PyCapsule_SetName(capsule.ptr(), "used_dltensor") != 0) throw py::error_already_set();
+  dlpack_tensor taken = take_dlpack(obj, legacy_default_stream);
+  const DLTensor& t = *taken.tensor;
   device_array a;
-  a.owner = std::shared_ptr<void>(managed, [](void* p) {
-    auto* m = static_cast<DLManagedTensor*>(p);
-    if (m->deleter != nullptr) m->deleter(m);
-  });
-  const DLTensor& t = managed->dl_tensor;
+  a.owner = std::move(taken.owner);
   a.device = device.second;
   a.stream = reinterpret_cast<detred::cuda::stream_t>(legacy_default_stream);
-  if (t.dtype.code != kDLFloat || (t.dtype.bits != 32 && t.dtype.bits != 64) || t.dtype.lanes != 1) {
-    throw py::type_error("detred." + std::string(operation) +
-                         " supports float32 and float64 arrays; got a DLPack tensor of type code " +
-                         std::to_string(t.dtype.code) + ", " + std::to_string(t.dtype.bits) + " bits, " +
-                         std::to_string(t.dtype.lanes) + " lanes (convert with t.double() or a.astype(...))");
-  }
-  a.type = t.dtype.bits == 64 ? element::f64 : element::f32;
-  const std::vector<py::ssize_t> shape(t.shape, t.shape + t.ndim);
-  a.size = element_count(shape);
-  if (t.strides != nullptr) {  // in elements; null means C-contiguous
-    const std::vector<py::ssize_t> strides(t.strides, t.strides + t.ndim);
-    if (!c_contiguous(shape, strides, 1)) not_contiguous(operation);
-  }
-  a.data = reinterpret_cast<std::uintptr_t>(t.data) + t.byte_offset;
+  a.type = element_of_dlpack(t.dtype.code, t.dtype.bits, t.dtype.lanes);
+  a.type_name = a.type ? name_of(*a.type)
+                       : "DLPack type code " + std::to_string(t.dtype.code) + ", " + std::to_string(t.dtype.bits) +
+                             " bits, " + std::to_string(t.dtype.lanes) + " lanes";
+  a.shape = shape_of(t);
+  a.size = element_count(a.shape);
+  if (!c_contiguous(a.shape, strides_of(t), 1)) not_contiguous(operation);
+  a.data = data_of(t);
   return a;
 }
 
 }  // namespace
 
-device_protocol protocol_of(const py::handle& obj) {
-  if (py::hasattr(obj, "__dlpack_device__") && py::hasattr(obj, "__dlpack__")) {
-    const auto device = obj.attr("__dlpack_device__")().cast<std::pair<int, int>>();
-    if (device.first == kDLCUDA || device.first == kDLCUDAManaged) return device_protocol::dlpack;
-  }
-  if (py::hasattr(obj, "__cuda_array_interface__")) return device_protocol::cuda_array_interface;
-  return device_protocol::none;
-}
-
-device_array as_device_array(const py::object& obj, device_protocol protocol, std::string_view operation) {
-  return protocol == device_protocol::dlpack ? from_dlpack(obj, operation) : from_cuda_array_interface(obj, operation);
+device_array as_device_array(const py::object& obj, source s, std::string_view operation) {
+  return s == source::cuda_dlpack ? from_dlpack(obj, operation) : from_cuda_array_interface(obj, operation);
 }
 
 }  // namespace detred::python

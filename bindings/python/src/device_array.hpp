@@ -7,28 +7,24 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "detred/cuda.hpp"
 #include "dtypes.hpp"
+#include "sources.hpp"
 
 namespace detred::python {
 
-/// How an object offers its GPU memory, if it does.
-enum class device_protocol {
-  none,                  ///< not a GPU array (a NumPy array, a list, a CPU tensor...)
-  dlpack,                ///< __dlpack__ with __dlpack_device__ naming a CUDA device (preferred: it synchronizes)
-  cuda_array_interface,  ///< __cuda_array_interface__
-};
-
-device_protocol protocol_of(const pybind11::handle& obj);
-
-/// A C-contiguous float32 or float64 array in CUDA memory.
+/// A C-contiguous array in CUDA memory.
 struct device_array {
   std::uintptr_t data = 0;  ///< address of its first element
   std::size_t size = 0;     ///< elements
-  element type = element::f64;
-  int device = -1;  ///< the CUDA device, or -1: the device of `data` (asked from the CUDA runtime)
+  std::vector<pybind11::ssize_t> shape;
+  std::optional<element> type;  ///< nothing for a type the library does not reduce
+  std::string type_name;        ///< for messages: the dtype, or the DLPack type
+  int device = -1;              ///< the CUDA device, or -1: the device of `data` (asked from the CUDA runtime)
   /// The stream to compute on: the producer's stream (__cuda_array_interface__), or the legacy default stream that
   /// the producer made wait for its work (DLPack).
   detred::cuda::stream_t stream = nullptr;
@@ -36,8 +32,8 @@ struct device_array {
   std::shared_ptr<void> owner;
 };
 
-/// The GPU array behind obj, by `protocol` (not none). TypeError for a dtype other than float32/float64 (naming
-/// `operation`), NotImplementedError for a non-contiguous array.
-device_array as_device_array(const pybind11::object& obj, device_protocol protocol, std::string_view operation);
+/// The GPU array behind obj, by its source (cuda_dlpack or cuda_array_interface). NotImplementedError for a
+/// non-contiguous array, ValueError for a masked one (both naming `operation`).
+device_array as_device_array(const pybind11::object& obj, source s, std::string_view operation);
 
 }  // namespace detred::python

@@ -1,14 +1,8 @@
-// The GPU path: the array's device made current, its workspace (created on first use, then reused), one call.
+// The GPU path's workspaces: one per device, created on first use, then reused.
 #include "device_reduce.hpp"
 
 #include <map>
 #include <memory>
-#include <mutex>
-
-#include "device_runtime.hpp"
-#include "dtypes.hpp"
-
-namespace py = pybind11;
 
 namespace detred::python {
 namespace {
@@ -26,22 +20,15 @@ device_workspace& workspace_of(int device) {
   return (*registry)[device];
 }
 
-template <class T>
-T reduce_on(const device_array& a, device_call<T> call, detred::mode m) {
-  const py::gil_scoped_release no_gil;
-  const int device = a.device >= 0 ? a.device : device_of(a.data);
-  const current_device_scope on(device);
-  device_workspace& shared = workspace_of(device);
-  const std::lock_guard<std::mutex> lock(shared.mutex);
-  if (!shared.ws) shared.ws = std::make_unique<detred::cuda::workspace>();
-  return call(std::span<const T>(reinterpret_cast<const T*>(a.data), a.size), *shared.ws, m, a.stream);
-}
+int device_holding(const device_array& a) { return a.device >= 0 ? a.device : device_of(a.data); }
 
 }  // namespace
 
-py::object reduce_device(const device_array& a, const device_calls& calls, detred::mode m) {
-  if (a.type == element::f64) return numpy_scalar(reduce_on(a, calls.f64, m));
-  return numpy_scalar(reduce_on(a, calls.f32, m));
+device_session::device_session(const device_array& a) : on_(device_holding(a)) {
+  device_workspace& shared = workspace_of(on_.device());
+  lock_ = std::unique_lock<std::mutex>(shared.mutex);
+  if (!shared.ws) shared.ws = std::make_unique<detred::cuda::workspace>();
+  workspace_ = shared.ws.get();
 }
 
 }  // namespace detred::python

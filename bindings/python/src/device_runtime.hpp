@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "detred/cuda.hpp"
+
 namespace detred::python {
 
 /// True if this build has the CUDA backend (whether or not a device is present).
@@ -17,6 +19,10 @@ std::string gpu_unavailable_reason();
 /// The CUDA device that holds address p (the current device for 0). Throws detred::device_error.
 int device_of(std::uintptr_t p);
 
+/// Waits until the work enqueued on `stream` so far has run (for a second array whose producer names another
+/// stream than the first's, on which the reduction runs). Throws detred::device_error.
+void synchronize(detred::cuda::stream_t stream);
+
 /// Makes `device` current for its lifetime, then restores the device that was current before.
 class current_device_scope {
  public:
@@ -25,8 +31,11 @@ class current_device_scope {
   current_device_scope(const current_device_scope&) = delete;
   current_device_scope& operator=(const current_device_scope&) = delete;
 
+  int device() const { return device_; }
+
  private:
   int previous_ = -1;
+  int device_ = -1;
 };
 
 }  // namespace detred::python

@@ -41,7 +41,11 @@ int device_of(std::uintptr_t p) {
   return attributes.device;
 }
 
-current_device_scope::current_device_scope(int device) {
+void synchronize(detred::cuda::stream_t stream) {
+  check(cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(stream)), "cudaStreamSynchronize");
+}
+
+current_device_scope::current_device_scope(int device) : device_(device) {
   check(cudaGetDevice(&previous_), "cudaGetDevice");
   if (previous_ != device) check(cudaSetDevice(device), "cudaSetDevice");
 }

@@ -14,6 +14,8 @@ std::string gpu_unavailable_reason() {
 
 int device_of(std::uintptr_t) { throw detred::error(gpu_unavailable_reason()); }
 
+void synchronize(detred::cuda::stream_t) { throw detred::error(gpu_unavailable_reason()); }
+
 current_device_scope::current_device_scope(int) { throw detred::error(gpu_unavailable_reason()); }
 
 current_device_scope::~current_device_scope() = default;

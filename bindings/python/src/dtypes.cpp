@@ -1,53 +1,91 @@
-// dtype checks and NumPy scalars.
+// NumPy dtypes and DLPack types of the element types.
 #include "dtypes.hpp"
 
-#include <string>
+#include <dlpack/dlpack.h>
 
 namespace py = pybind11;
 
 namespace detred::python {
-namespace {
 
-constexpr int npy_float = 11;   // NPY_FLOAT
-constexpr int npy_double = 12;  // NPY_DOUBLE
-
-// numpy.float32 and numpy.float64, looked up once (never released: they live as long as NumPy).
-PyObject* scalar_type(const char* name) { return py::object(py::module_::import("numpy").attr(name)).release().ptr(); }
-
-py::object call(PyObject* type, double v) {
-  PyObject* scalar = PyObject_CallOneArg(type, py::float_(v).ptr());
-  if (scalar == nullptr) throw py::error_already_set();
-  return py::reinterpret_steal<py::object>(scalar);
+const char* name_of(element e) {
+  switch (e) {
+    case element::f64:
+      return "float64";
+    case element::f32:
+      return "float32";
+    case element::f16:
+      return "float16";
+    case element::bf16:
+      return "bfloat16";
+    case element::i32:
+      return "int32";
+    case element::i64:
+      return "int64";
+    case element::u32:
+      return "uint32";
+    case element::u64:
+      break;
+  }
+  return "uint64";
 }
 
-}  // namespace
+py::dtype storage_dtype(element e) { return py::dtype(e == element::bf16 ? "uint16" : name_of(e)); }
 
-element checked_element(const py::dtype& dtype, std::string_view operation) {
-  const int num = dtype.num();
-  if (num == npy_double || num == npy_float) {
+std::optional<element> element_of(const py::dtype& dtype, std::string_view operation) {
+  const char kind = dtype.kind();
+  const py::ssize_t size = dtype.itemsize();
+  std::optional<element> e;
+  if (kind == 'f') {
+    e = size == 8 ? element::f64 : size == 4 ? element::f32 : size == 2 ? element::f16 : std::optional<element>();
+  } else if (kind == 'i') {
+    e = size == 8 ? element::i64 : size == 4 ? element::i32 : std::optional<element>();
+  } else if (kind == 'u') {
+    e = size == 8 ? element::u64 : size == 4 ? element::u32 : std::optional<element>();
+  } else if (size == 2 && py::str(dtype.attr("name")).cast<std::string>() == "bfloat16") {
+    e = element::bf16;  // ml_dtypes' bfloat16: a dtype of its own, not a float kind
+  }
+  if (e && size > 1) {
     const char order = dtype.byteorder();
     const char native = PY_LITTLE_ENDIAN ? '<' : '>';
-    if (order == '=' || order == '|' || order == native) {
-      return num == npy_double ? element::f64 : element::f32;
+    if (order != '=' && order != '|' && order != native) {
+      throw py::type_error("detred." + std::string(operation) + " needs a native byte order; got dtype " +
+                           py::repr(dtype).cast<std::string>() + " (convert with a.astype(a.dtype.newbyteorder('=')))");
     }
-    throw py::type_error("detred." + std::string(operation) + " needs a native byte order; got dtype " +
-                         py::repr(dtype).cast<std::string>() + " (convert with a.astype(a.dtype.newbyteorder('=')))");
   }
-  throw py::type_error("detred." + std::string(operation) + " supports float32 and float64 arrays; got dtype " +
-                       py::repr(dtype).cast<std::string>() + " (convert with a.astype(numpy.float64))");
+  return e;
 }
 
-element element_of(const py::dtype& dtype) { return dtype.num() == npy_double ? element::f64 : element::f32; }
-
-py::object numpy_scalar(double v) {
-  static PyObject* const type = scalar_type("float64");
-  return call(type, v);
+std::optional<element> element_of_dlpack(int code, int bits, int lanes) {
+  if (lanes != 1) return {};
+  switch (code) {
+    case kDLFloat:
+      if (bits == 64) return element::f64;
+      if (bits == 32) return element::f32;
+      if (bits == 16) return element::f16;
+      break;
+    case kDLBfloat:
+      if (bits == 16) return element::bf16;
+      break;
+    case kDLInt:
+      if (bits == 64) return element::i64;
+      if (bits == 32) return element::i32;
+      break;
+    case kDLUInt:
+      if (bits == 64) return element::u64;
+      if (bits == 32) return element::u32;
+      break;
+    default:
+      break;
+  }
+  return {};
 }
 
-py::object numpy_scalar(float v) {
-  static PyObject* const type = scalar_type("float32");
-  // float -> double -> float is exact, NaN bits included.
-  return call(type, static_cast<double>(v));
+std::string conversion_hint(const py::dtype& dtype, bool takes_int64) {
+  const char kind = dtype.kind();
+  const bool integral = kind == 'i' || kind == 'u' || kind == 'b';
+  if (integral && takes_int64) return "a.astype(numpy.int64)";
+  // float16 widens exactly to float32, at half float64's memory.
+  return kind == 'f' && dtype.itemsize() == 2 ? "a.astype(numpy.float32)" : "a.astype(numpy.float64)";
 }
 
 }  // namespace detred::python

@@ -1,36 +1,62 @@
-// Reductions of NumPy arrays in host memory: the whole array or some of its axes, each output element computed by
-// one call of the library on the elements it reduces, in C order.
+// Reductions of host arrays: the whole array or some of its axes, each output element computed by one call of the
+// library on the elements it reduces, in C order.
 #pragma once
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <array>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "calls.hpp"
 #include "detred/options.hpp"
+#include "host_layout.hpp"
+#include "results.hpp"
+#include "strided.hpp"
 
 namespace detred::python {
 
-/// An operation's host entry point for one element type: the library call with the mode and thread count.
-template <class T>
-using host_call = T (*)(std::span<const T> x, detred::mode m, int threads);
-
-struct host_calls {
-  host_call<double> f64;
-  host_call<float> f32;
-};
-
-/// Arrays of at least this many elements are reduced with the GIL released (for fewer, releasing and taking it back
-/// would cost more than the reduction; NumPy also keeps it for small arrays).
-inline constexpr pybind11::ssize_t gil_release_threshold = 4096;
-
-/// Reduces a (a float32 or float64 array in native byte order, see dtypes.hpp) over `axes` (increasing, from
-/// arguments.hpp). Every output element is calls(x) of the elements it reduces as one contiguous array in C order:
-/// in place when they already lie so in memory (and are aligned), else gathered into a scratch buffer of one
-/// output element's size first. All axes reduced: a NumPy scalar of the array's dtype; else an array of that dtype
-/// with the other axes.
-pybind11::object reduce_host(const pybind11::array& a, const std::vector<int>& axes, const host_calls& calls,
-                             detred::mode m, int threads);
+/// Op over `arrays` (N of one shape, elements of type T, bfloat16 as uint16) reduced over `axes` (increasing, from
+/// arguments.hpp). Every output element is Op of the elements it reduces taken as one contiguous array in C order: in
+/// place when they already lie so in memory (and are aligned), else gathered into a scratch buffer of one output
+/// element's size first. All axes reduced: a scalar (results.hpp); else an array with the other axes.
+template <class Op, class T, std::size_t N>
+pybind11::object reduce_host(const std::array<pybind11::array, N>& arrays, const std::vector<int>& axes,
+                             const detred::options& opt) {
+  const lane_layout s = split(arrays, axes);
+  using R = decltype(call_host<Op, T, N>(std::array<std::span<const T>, N>{}, opt));
+  output<R> out(s.kept_shape);
+  R* values = out.data();
+  {
+    std::optional<pybind11::gil_scoped_release> no_gil;
+    if (s.lanes * s.lane_length * static_cast<pybind11::ssize_t>(N) >= gil_release_threshold) no_gil.emplace();
+    std::array<bool, N> in_place{};
+    std::array<std::vector<T>, N> scratch;
+    std::vector<c_order_offsets> lane_starts;
+    for (std::size_t k = 0; k < N; ++k) {
+      const operand_layout& o = s.operands[k];
+      in_place[k] = o.aligned && c_contiguous(s.reduced_shape, o.reduced_strides, sizeof(T));
+      if (!in_place[k]) scratch[k].resize(static_cast<std::size_t>(s.lane_length));
+      lane_starts.emplace_back(s.kept_shape, o.kept_strides);
+    }
+    for (pybind11::ssize_t i = 0; i < s.lanes; ++i) {
+      std::array<std::span<const T>, N> x;
+      for (std::size_t k = 0; k < N; ++k) {
+        const char* lane = s.operands[k].base + lane_starts[k].offset();
+        if (in_place[k]) {
+          x[k] = {reinterpret_cast<const T*>(lane), static_cast<std::size_t>(s.lane_length)};
+        } else {
+          gather(lane, s.reduced_shape, s.operands[k].reduced_strides, sizeof(T), scratch[k].data());
+          x[k] = scratch[k];
+        }
+        lane_starts[k].next();
+      }
+      values[i] = call_host<Op, T, N>(x, opt);
+    }
+  }
+  return out.finish();
+}
 
 }  // namespace detred::python

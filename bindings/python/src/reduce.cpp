@@ -1,29 +1,38 @@
-// The dispatch of a reduction between the host and the GPU path.
+// The argument checks of reduce.hpp that do not depend on the operation.
 #include "reduce.hpp"
 
-#include <pybind11/numpy.h>
+#include <algorithm>
 
-#include <string>
-
-#include "arguments.hpp"
 #include "device_runtime.hpp"
-#include "dtypes.hpp"
 
 namespace py = pybind11;
 
 namespace detred::python {
 namespace {
 
-[[noreturn]] void raise(PyObject* type, const std::string& message) {
+std::string shape_text(const py::array& a) {
+  std::string text = "(";
+  for (py::ssize_t k = 0; k < a.ndim(); ++k) {
+    text += std::to_string(a.shape(k)) + (a.ndim() == 1 ? ",)" : k + 1 < a.ndim() ? ", " : ")");
+  }
+  return a.ndim() == 0 ? "()" : text;
+}
+
+}  // namespace
+
+void raise(PyObject* type, const std::string& message) {
   PyErr_SetString(type, message.c_str());
   throw py::error_already_set();
 }
 
-py::object reduce_gpu_array(std::string_view operation, const py::object& obj, device_protocol protocol, detred::mode m,
-                            const py::object& axis, const device_calls* device) {
+void check_gpu_call(std::string_view operation, std::span<const source> sources, bool takes_gpu_arrays,
+                    const py::object& axis) {
   const std::string op(operation);
-  if (device == nullptr) {
+  if (!takes_gpu_arrays) {
     throw py::type_error("detred." + op + " takes host arrays only; copy the GPU array to the host first");
+  }
+  for (const source s : sources) {
+    if (!on_gpu(s)) throw py::type_error("detred." + op + " takes GPU arrays or host arrays, not both together");
   }
   if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) {
     raise(PyExc_RuntimeError, "detred." + op + " of a GPU array: " + reason);
@@ -31,24 +40,42 @@ py::object reduce_gpu_array(std::string_view operation, const py::object& obj, d
   if (!axis.is_none()) {
     raise(PyExc_NotImplementedError, "detred." + op + " of a GPU array reduces all of it: only axis=None");
   }
-  return reduce_device(as_device_array(obj, protocol, operation), *device, m);
 }
 
-}  // namespace
-
-py::object reduce(std::string_view operation, const py::object& a, detred::mode m, const py::object& axis, int threads,
-                  const host_calls& host, const device_calls* device) {
-  py::array array;
-  if (py::isinstance<py::array>(a)) {
-    array = py::reinterpret_borrow<py::array>(a);
-  } else if (const device_protocol protocol = protocol_of(a); protocol != device_protocol::none) {
-    return reduce_gpu_array(operation, a, protocol, m, axis, device);
-  } else {
-    static PyObject* const asarray = py::object(py::module_::import("numpy").attr("asarray")).release().ptr();
-    array = py::reinterpret_borrow<py::object>(asarray)(a);
+void check_same_gpu_arrays(std::string_view operation, std::span<const device_array> arrays) {
+  for (const device_array& a : arrays.subspan(1)) {
+    if (a.type != arrays[0].type) {
+      throw py::type_error("detred." + std::string(operation) + " needs arrays of one dtype");
+    }
+    if (a.shape != arrays[0].shape) {
+      throw py::value_error("detred." + std::string(operation) + " needs arrays of one shape");
+    }
+    if (a.device != arrays[0].device) {
+      throw py::value_error("detred." + std::string(operation) + " needs arrays on one device");
+    }
   }
-  checked_element(array.dtype(), operation);
-  return reduce_host(array, reduced_axes(axis, static_cast<int>(array.ndim())), host, m, threads);
+}
+
+void check_same_host_arrays(std::string_view operation, std::span<const host_array> arrays) {
+  const py::array& first = arrays[0].array;
+  for (const host_array& a : arrays.subspan(1)) {
+    if (a.type != arrays[0].type || !a.array.dtype().equal(first.dtype())) {
+      throw py::type_error("detred." + std::string(operation) + " needs arrays of one dtype; got " +
+                           py::str(first.dtype()).cast<std::string>() + " and " +
+                           py::str(a.array.dtype()).cast<std::string>() + " (convert one: b.astype(a.dtype))");
+    }
+    if (!std::equal(first.shape(), first.shape() + first.ndim(), a.array.shape(), a.array.shape() + a.array.ndim())) {
+      throw py::value_error("detred." + std::string(operation) + " needs arrays of one shape; got " +
+                            shape_text(first) + " and " + shape_text(a.array) + " (no broadcasting)");
+    }
+  }
+}
+
+void unsupported_dtype(std::string_view operation, const std::string& got, const std::string& supported,
+                       const std::string& hint, bool on_gpu) {
+  throw py::type_error("detred." + std::string(operation) + " supports " + supported + (on_gpu ? " GPU" : "") +
+                       " arrays; got " + (on_gpu ? "" : "dtype ") + got +
+                       (hint.empty() ? "" : " (convert with " + hint + ")"));
 }
 
 }  // namespace detred::python

@@ -4,7 +4,6 @@
 
 #include <pybind11/pybind11.h>
 
-#include <cstring>
 #include <span>
 #include <vector>
 
@@ -49,26 +48,9 @@ inline bool c_contiguous(std::span<const pybind11::ssize_t> shape, std::span<con
   return true;
 }
 
-/// Copies the block at `base` with this shape and these strides into out[0..size), in C order. Elements are read
-/// with memcpy, so `base` need not be aligned for T.
-template <class T>
+/// Copies the block at `base` with this shape and these strides into out[0..size), in C order, element by element
+/// of `itemsize` bytes (2, 4 or 8). Elements are read with memcpy, so `base` need not be aligned.
 void gather(const char* base, const std::vector<pybind11::ssize_t>& shape,
-            const std::vector<pybind11::ssize_t>& strides, T* out) {
-  if (shape.empty()) {
-    std::memcpy(out, base, sizeof(T));
-    return;
-  }
-  pybind11::ssize_t rows = 1;
-  for (std::size_t k = 0; k + 1 < shape.size(); ++k) rows *= shape[k];
-  const pybind11::ssize_t row_length = shape.back();
-  const pybind11::ssize_t step = strides.back();
-  if (rows == 0 || row_length == 0) return;
-  // The last axis is the inner loop; the others are walked in C order.
-  c_order_offsets row_starts({shape.begin(), shape.end() - 1}, {strides.begin(), strides.end() - 1});
-  for (pybind11::ssize_t r = 0; r < rows; ++r, row_starts.next()) {
-    const char* p = base + row_starts.offset();
-    for (pybind11::ssize_t j = 0; j < row_length; ++j, p += step) std::memcpy(out++, p, sizeof(T));
-  }
-}
+            const std::vector<pybind11::ssize_t>& strides, std::size_t itemsize, void* out);
 
 }  // namespace detred::python

@@ -1,0 +1,79 @@
+// Calling an operation (a struct of ops/) on one or two arrays of element type T, on the host or the GPU; and which
+// element types it takes there, read off its C++ overloads.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "detred/cuda.hpp"
+#include "detred/options.hpp"
+#include "dtypes.hpp"
+
+namespace detred::python {
+
+/// Op::host for the operands x (one array, or two for dot).
+template <class Op, class T, std::size_t N>
+auto call_host(const std::array<std::span<const T>, N>& x, const detred::options& opt) {
+  if constexpr (N == 1) {
+    return Op::host(x[0], opt);
+  } else {
+    return Op::host(x[0], x[1], opt);
+  }
+}
+
+/// Op::device for the operands x in device memory.
+template <class Op, class T, std::size_t N>
+auto call_device(const std::array<std::span<const T>, N>& x, detred::cuda::workspace& ws, detred::mode m,
+                 detred::cuda::stream_t stream) {
+  if constexpr (N == 1) {
+    return Op::device(x[0], ws, m, stream);
+  } else {
+    return Op::device(x[0], x[1], ws, m, stream);
+  }
+}
+
+/// Whether Op takes elements of type T on the host. Each op declares host() and device() with the C++ call's return
+/// type, so they drop out for a type the library has no overload for.
+template <class Op, class T>
+concept host_supports = (Op::arity == 1 &&
+                         requires(std::span<const T> x, const detred::options& opt) { Op::host(x, opt); }) ||
+                        (Op::arity == 2 &&
+                         requires(std::span<const T> x, const detred::options& opt) { Op::host(x, x, opt); });
+
+/// Whether Op takes elements of type T on the GPU.
+template <class Op, class T>
+concept device_supports = Op::on_gpu &&
+    ((Op::arity == 1 && requires(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m,
+                                 detred::cuda::stream_t s) { Op::device(x, ws, m, s); }) ||
+     (Op::arity == 2 && requires(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m,
+                                 detred::cuda::stream_t s) { Op::device(x, x, ws, m, s); }));
+
+template <class Op, class T, bool on_device>
+constexpr bool supports() {
+  if constexpr (on_device) {
+    return device_supports<Op, T>;
+  } else {
+    return host_supports<Op, T>;
+  }
+}
+
+/// The dtypes Op takes (on the GPU, or the host), for messages: "float64, float32 and float16".
+template <class Op, bool on_device>
+std::string supported_dtypes() {
+  std::vector<std::string> names;
+  for (const element e : all_elements) {
+    with_element(e, [&]<class T>() {
+      if (supports<Op, T, on_device>()) names.emplace_back(name_of(e));
+    });
+  }
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return text;
+}
+
+}  // namespace detred::python

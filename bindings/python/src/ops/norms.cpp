@@ -1,0 +1,85 @@
+// detred.asum and detred.nrm2.
+#include <span>
+
+#include "define.hpp"
+#include "detred/cuda.hpp"
+#include "detred/norms.hpp"
+
+namespace detred::python {
+namespace {
+
+// What the two docstrings share.
+constexpr const char norm_parameters[] = R"(
+Parameters
+----------
+a : array_like
+    float64 or float32 values: host arrays as for ``detred.sum``, or a C-contiguous GPU array.
+mode : {"tree", "compensated"}
+    As for ``detred.sum`` (compensated: each rounding error is carried along).
+axis : None, int or tuple of ints
+    The axes to reduce (None: all); each output element is that of its lane as one contiguous array in C order.
+threads : int
+    CPU threads; 0 = the library's default. Never changes the result.
+
+Returns
+-------
+A NumPy scalar of the input's dtype, or an array of it with the kept axes.
+
+Raises
+------
+TypeError
+    for another dtype (convert with a.astype(numpy.float64)).
+ValueError
+    for an unknown mode, a negative thread count, a bad axis.
+)";
+
+struct asum_op : op_traits {
+  static constexpr const char* name = "asum";
+  static constexpr const char* doc[] = {
+      R"(Deterministic 1-norm: the sum of the magnitudes |a_i|, over all axes or the given ones.
+
+Bit for bit ``detred.sum(numpy.abs(a))``, without the array of magnitudes. An empty array gives -0.0; NaN gives the
+canonical NaN; the sum may overflow to +inf.
+)",
+      norm_parameters};
+
+  template <class T>
+  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::asum(x, opt)) {
+    return detred::asum(x, opt);
+  }
+  template <class T>
+  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m, detred::cuda::stream_t stream)
+      -> decltype(detred::cuda::asum(x, ws, m, stream)) {
+    return detred::cuda::asum(x, ws, m, stream);
+  }
+};
+
+struct nrm2_op : op_traits {
+  static constexpr const char* name = "nrm2";
+  static constexpr const char* doc[] = {R"(Deterministic 2-norm: sqrt(sum a_i^2), over all axes or the given ones.
+
+No overflow or underflow in between: each square is scaled by a power of two chosen by the element's own magnitude
+(Blue's algorithm, as LAPACK's dnrm2), so ``nrm2([1e200, 1e200])`` is right where ``numpy.linalg.norm`` gives inf.
+An empty array gives +0.0; NaN gives the canonical NaN; an infinite element gives +inf.
+)",
+                                        norm_parameters};
+
+  template <class T>
+  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::nrm2(x, opt)) {
+    return detred::nrm2(x, opt);
+  }
+  template <class T>
+  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m, detred::cuda::stream_t stream)
+      -> decltype(detred::cuda::nrm2(x, ws, m, stream)) {
+    return detred::cuda::nrm2(x, ws, m, stream);
+  }
+};
+
+}  // namespace
+
+void define_norms(pybind11::module_& m) {
+  def_reduction<asum_op>(m);
+  def_reduction<nrm2_op>(m);
+}
+
+}  // namespace detred::python

@@ -1,0 +1,60 @@
+// detred.stats.
+#include <span>
+
+#include "define.hpp"
+#include "detred/cuda.hpp"
+#include "detred/stats.hpp"
+
+namespace detred::python {
+namespace {
+
+struct stats_op : op_traits {
+  static constexpr const char* name = "stats";
+  static constexpr const char* doc[] = {
+      R"(Deterministic summary statistics from one read of the array, over all axes or the given ones.
+
+Returns a ``detred.Statistics`` (a NamedTuple): count, sum, mean, variance, sample_variance, stddev,
+sample_stddev, min, max. Each leaf of the canonical order keeps its sum, its squared deviations about a shift, min
+and max; Chan's pairwise update joins them in the canonical trees, so the bits depend only on the number of
+elements and their values. ``sum`` is bit for bit ``detred.sum`` (tree mode); ``mean`` is sum / count correctly
+rounded; ``variance`` and ``stddev`` divide by count (``numpy.var``, ``numpy.std`` with ddof=0),
+``sample_variance`` and ``sample_stddev`` by count - 1 (ddof=1); ``min`` and ``max`` follow ``detred.min`` and
+``detred.max`` (NaN propagates, -0.0 < +0.0). NumPy's own var and std make two passes over the data and differ
+from these in the last bits.
+
+Parameters
+----------
+a : array_like
+    float64 or float32 values: host arrays as for ``detred.sum``, or a C-contiguous GPU array.
+mode : {"tree"}
+    Only tree mode exists for now ("compensated": ValueError).
+axis : None, int or tuple of ints
+    The axes to reduce (None: all).
+threads : int
+    CPU threads; 0 = the library's default. Never changes the result.
+
+Returns
+-------
+detred.Statistics of NumPy scalars of the input's dtype (count: int) when every axis is reduced, else of arrays
+with the kept axes (count: int64). No elements: count 0, sum -0.0, the rest NaN (no error). Any NaN makes every
+field but count NaN; the sample fields are NaN for one element.
+)"};
+
+  template <class T>
+  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::stats(x, opt)) {
+    return detred::stats(x, opt);
+  }
+  template <class T>
+  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m, detred::cuda::stream_t stream)
+      -> decltype(detred::cuda::stats(x, ws, stream)) {
+    // The GPU call has no mode; refuse the one the host refuses too.
+    if (m != detred::mode::tree) detred::stats(std::span<const T>(), {.mode = m});
+    return detred::cuda::stats(x, ws, stream);
+  }
+};
+
+}  // namespace
+
+void define_stats(pybind11::module_& m) { def_reduction<stats_op>(m); }
+
+}  // namespace detred::python

@@ -1,0 +1,44 @@
+// The C API's sums: floating-point (double, float, and 16-bit floats summed in float), exact integer sums, and the
+// scalar reference. One line per exported function (the macros are in forward.hpp).
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "detred/detred.h"
+#include "detred/number_types.hpp"
+#include "detred/reference.hpp"
+#include "detred/sum.hpp"
+#include "forward.hpp"
+
+DETRED_C_WITH_MODE(detred_sum_f64, detred::sum, double, double, double)
+DETRED_C_WITH_MODE(detred_sum_f32, detred::sum, float, float, float)
+DETRED_C_WITH_MODE(detred_sum_f16, detred::sum, uint16_t, detred::float16, float)
+DETRED_C_WITH_MODE(detred_sum_bf16, detred::sum, uint16_t, detred::bfloat16, float)
+
+DETRED_C_EXACT(detred_sum_i32, detred::sum, int32_t, int64_t)
+DETRED_C_EXACT(detred_sum_i64, detred::sum, int64_t, int64_t)
+DETRED_C_EXACT(detred_sum_u32, detred::sum, uint32_t, uint64_t)
+DETRED_C_EXACT(detred_sum_u64, detred::sum, uint64_t, uint64_t)
+
+namespace {
+
+// detred::reference::sum has no thread count (it is one loop).
+template <class T>
+T reference_sum(std::span<const T> x, const detred::options& opt) {
+  return detred::reference::sum(x, opt.mode);
+}
+
+}  // namespace
+
+extern "C" {
+
+detred_status detred_reference_sum_f64(const double* x, size_t n, detred_mode mode, double* result) {
+  return detred::c_api::into(
+      result, [&] { return reference_sum(detred::c_api::elements<double>(x, n), detred::c_api::options_of(mode, 0)); });
+}
+detred_status detred_reference_sum_f32(const float* x, size_t n, detred_mode mode, float* result) {
+  return detred::c_api::into(
+      result, [&] { return reference_sum(detred::c_api::elements<float>(x, n), detred::c_api::options_of(mode, 0)); });
+}
+
+}  // extern "C"
