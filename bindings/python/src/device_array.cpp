@@ -50,7 +50,7 @@ device_array from_cuda_array_interface(const py::object& obj, std::string_view o
   a.size = element_count(a.shape);
   if (interface.contains("strides") && !interface["strides"].is_none()) {
     const std::vector<py::ssize_t> strides = integers(interface["strides"]);
-    if (!c_contiguous(a.shape, strides, dtype.itemsize())) not_contiguous(operation);
+    if (!c_contiguous(a.shape, strides, item_size(dtype))) not_contiguous(operation);
   }
   if (interface.contains("mask") && !interface["mask"].is_none()) {
     throw py::value_error("detred." + std::string(operation) + " cannot reduce a masked GPU array");

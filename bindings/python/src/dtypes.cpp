@@ -31,9 +31,11 @@ const char* name_of(element e) {
 
 py::dtype storage_dtype(element e) { return py::dtype(e == element::bf16 ? "uint16" : name_of(e)); }
 
+py::ssize_t item_size(const py::dtype& dtype) { return dtype.attr("itemsize").cast<py::ssize_t>(); }
+
 std::optional<element> element_of(const py::dtype& dtype, std::string_view operation) {
   const char kind = dtype.kind();
-  const py::ssize_t size = dtype.itemsize();
+  const py::ssize_t size = item_size(dtype);
   std::optional<element> e;
   if (kind == 'f') {
     e = size == 8 ? element::f64 : size == 4 ? element::f32 : size == 2 ? element::f16 : std::optional<element>();
@@ -85,7 +87,7 @@ std::string conversion_hint(const py::dtype& dtype, bool takes_int64) {
   const bool integral = kind == 'i' || kind == 'u' || kind == 'b';
   if (integral && takes_int64) return "a.astype(numpy.int64)";
   // float16 widens exactly to float32, at half float64's memory.
-  return kind == 'f' && dtype.itemsize() == 2 ? "a.astype(numpy.float32)" : "a.astype(numpy.float64)";
+  return kind == 'f' && item_size(dtype) == 2 ? "a.astype(numpy.float32)" : "a.astype(numpy.float64)";
 }
 
 }  // namespace detred::python

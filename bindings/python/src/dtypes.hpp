@@ -53,6 +53,10 @@ pybind11::dtype storage_dtype(element e);
 /// recognized by its name. TypeError, naming `operation`, for a dtype the library knows in a non-native byte order.
 std::optional<element> element_of(const pybind11::dtype& dtype, std::string_view operation);
 
+/// dtype.itemsize, read through Python: pybind11 before 2.12 reads it from NumPy 1's descriptor struct, whose layout
+/// NumPy 2 changed (Debian 12's pybind11 2.10 against a NumPy 2 installed by pip gives wrong sizes otherwise).
+pybind11::ssize_t item_size(const pybind11::dtype& dtype);
+
 /// The element type of a DLPack data type (type code, bits, lanes), or nothing.
 std::optional<element> element_of_dlpack(int code, int bits, int lanes);
 

@@ -28,7 +28,7 @@ std::optional<host_array> from_dlpack(const py::object& obj) {
   if (!e) return std::nullopt;
   const py::dtype dtype = storage_dtype(*e);
   std::vector<py::ssize_t> strides = strides_of(t);
-  for (py::ssize_t& s : strides) s *= dtype.itemsize();  // DLPack counts elements, NumPy bytes
+  for (py::ssize_t& s : strides) s *= item_size(dtype);  // DLPack counts elements, NumPy bytes
   auto* owner = new std::shared_ptr<void>(std::move(taken.owner));
   const py::capsule base(owner, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
   return host_array{py::array(dtype, shape_of(t), strides, reinterpret_cast<const void*>(data_of(t)), base), e};
