@@ -5,6 +5,9 @@ import pytest
 
 import detred
 
+# numpy.exceptions.AxisError since NumPy 1.25; NumPy 2 dropped numpy.AxisError.
+AXIS_ERROR = getattr(getattr(np, "exceptions", np), "AxisError", ValueError)
+
 X = np.arange(10.0)
 ALL_TYPES = "float64, float32, float16, bfloat16, int32, int64, uint32 and uint64"
 
@@ -88,7 +91,7 @@ def test_axis_out_of_range(axis):
 
 def test_axis_errors():
     m = X.reshape(2, 5)
-    with pytest.raises(np.AxisError):
+    with pytest.raises(AXIS_ERROR):
         detred.sum(m, axis=2)
     with pytest.raises(ValueError, match="duplicate value in 'axis'"):
         detred.sum(m, axis=(1, -1))

@@ -9,10 +9,14 @@ namespace py = pybind11;
 namespace detred::python {
 namespace {
 
-// NumPy's AxisError (a ValueError and an IndexError) where this NumPy has it, else ValueError.
+// NumPy's AxisError (a ValueError and an IndexError): numpy.exceptions.AxisError since NumPy 1.25 (NumPy 2 has no
+// numpy.AxisError), numpy.AxisError before; ValueError where neither exists.
 [[noreturn]] void axis_error(const std::string& message) {
   static PyObject* const type = [] {
     const py::module_ numpy = py::module_::import("numpy");
+    if (py::hasattr(numpy, "exceptions") && py::hasattr(numpy.attr("exceptions"), "AxisError")) {
+      return py::object(numpy.attr("exceptions").attr("AxisError")).release().ptr();
+    }
     if (py::hasattr(numpy, "AxisError")) return py::object(numpy.attr("AxisError")).release().ptr();
     return PyExc_ValueError;
   }();

@@ -63,6 +63,36 @@ device_array from_cuda_array_interface(const py::object& obj, std::string_view o
   return a;
 }
 
+/// NumPy's name for a DLPack element type (int8, uint16, float64, bfloat16, complex64, bool), as the host path's
+/// messages name dtypes; the raw codes where NumPy has no name.
+std::string dlpack_type_name(int code, int bits, int lanes) {
+  const std::string width = std::to_string(bits);
+  std::string name;
+  switch (code) {
+    case kDLInt:
+      name = "int" + width;
+      break;
+    case kDLUInt:
+      name = "uint" + width;
+      break;
+    case kDLFloat:
+      name = "float" + width;
+      break;
+    case kDLBfloat:
+      name = "bfloat" + width;
+      break;
+    case kDLComplex:
+      name = "complex" + width;
+      break;
+    case 6:  // kDLBool, from DLPack 0.8 on (Debian 12 ships 0.6)
+      name = "bool";
+      break;
+    default:
+      name = "DLPack type code " + std::to_string(code) + " of " + width + " bits";
+  }
+  return lanes == 1 ? name : name + " x " + std::to_string(lanes) + " lanes";
+}
+
 device_array from_dlpack(const py::object& obj, std::string_view operation) {
   const auto device = obj.attr("__dlpack_device__")().cast<std::pair<int, int>>();
   // The producer makes the legacy default stream wait for its work before handing the tensor over.
@@ -73,9 +103,7 @@ device_array from_dlpack(const py::object& obj, std::string_view operation) {
   a.device = device.second;
   a.stream = reinterpret_cast<detred::cuda::stream_t>(legacy_default_stream);
   a.type = element_of_dlpack(t.dtype.code, t.dtype.bits, t.dtype.lanes);
-  a.type_name = a.type ? name_of(*a.type)
-                       : "DLPack type code " + std::to_string(t.dtype.code) + ", " + std::to_string(t.dtype.bits) +
-                             " bits, " + std::to_string(t.dtype.lanes) + " lanes";
+  a.type_name = a.type ? name_of(*a.type) : dlpack_type_name(t.dtype.code, t.dtype.bits, t.dtype.lanes);
   a.shape = shape_of(t);
   a.size = element_count(a.shape);
   if (!c_contiguous(a.shape, strides_of(t), 1)) not_contiguous(operation);
