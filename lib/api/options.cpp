@@ -124,4 +124,11 @@ void validate(const options& opt) {
   }
 }
 
+void validate_lengths(std::uint64_t x, std::uint64_t y, const char* what) {
+  if (x != y) {
+    throw error(std::string(what) + ": the arrays differ in length (" + std::to_string(x) + " and " +
+                std::to_string(y) + " elements)");
+  }
+}
+
 }  // namespace detred

@@ -32,10 +32,7 @@ template <class Op>
 requires(Op::arity == 2) typename Op::result
     run(std::span<const typename Op::input> x, std::span<const typename Op::input> y, const options& opt,
         const char* what) {
-  if (x.size() != y.size()) {
-    throw error(std::string(what) + ": the arrays differ in length (" + std::to_string(x.size()) + " and " +
-                std::to_string(y.size()) + " elements)");
-  }
+  validate_lengths(x.size(), y.size(), what);
   return run<Op>(order::operands<Op>{{x.data(), y.data()}, 0}, x.size(), opt);
 }
 

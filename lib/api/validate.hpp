@@ -1,6 +1,8 @@
 // Argument checks shared by every entry point, so that each invalid argument gets the same message everywhere.
 #pragma once
 
+#include <cstdint>
+
 #include "detred/options.hpp"
 
 namespace detred {
@@ -10,5 +12,8 @@ mode validated(mode m);
 
 /// Throws detred::error naming the first invalid field: an unknown mode, isa or backend, or negative threads.
 void validate(const options& opt);
+
+/// Throws detred::error unless the two arrays of an operation (dot) have the same length; `what` names the call.
+void validate_lengths(std::uint64_t x, std::uint64_t y, const char* what);
 
 }  // namespace detred

@@ -96,10 +96,7 @@ order::operands<Op> one(std::span<const typename Op::input> x) {
 template <class Op>
 order::operands<Op> two(std::span<const typename Op::input> x, std::span<const typename Op::input> y,
                         const char* what) {
-  if (x.size() != y.size()) {
-    throw error(std::string(what) + ": the arrays differ in length (" + std::to_string(x.size()) + " and " +
-                std::to_string(y.size()) + " elements)");
-  }
+  validate_lengths(x.size(), y.size(), what);
   return {{x.data(), y.data()}, 0};
 }
 
