@@ -31,15 +31,18 @@ __device__ __forceinline__ void load_rows(row_elements<Op, k>& row, const order:
   for (unsigned a = 0; a < Op::arity; ++a) load_row<typename Op::input, k, Aligned>(x.data[a] + offset, row.v[a]);
 }
 
-/// The thread's k lane states take the elements of one row.
+/// The thread's k lane states take the elements of one row; `later`: not the leaf's first row, so every lane
+/// already holds an element (order::accumulate_later). The full-leaf loop is unrolled, so `later` is a constant there.
 template <class Op, unsigned k>
-__device__ __forceinline__ void accumulate_row(typename Op::state (&acc)[k], const row_elements<Op, k>& row) {
+__device__ __forceinline__ void accumulate_row(typename Op::state (&acc)[k], const row_elements<Op, k>& row,
+                                               bool later) {
 #pragma unroll
   for (unsigned s = 0; s < k; ++s) {
     if constexpr (Op::arity == 1) {
-      acc[s] = Op::accumulate(acc[s], row.v[0][s]);
+      acc[s] = later ? order::accumulate_later<Op>(acc[s], row.v[0][s]) : Op::accumulate(acc[s], row.v[0][s]);
     } else {
-      acc[s] = Op::accumulate(acc[s], row.v[0][s], row.v[1][s]);
+      acc[s] = later ? order::accumulate_later<Op>(acc[s], row.v[0][s], row.v[1][s])
+                     : Op::accumulate(acc[s], row.v[0][s], row.v[1][s]);
     }
   }
 }
@@ -66,7 +69,7 @@ __device__ __forceinline__ typename Op::state warp_leaf(const order::operands<Op
 #pragma unroll
       for (unsigned u = 0; u < rows_in_flight<Op>; ++u) load_rows<Op, Aligned, k>(batch[u], mine, (r0 + u) * W);
 #pragma unroll
-      for (unsigned u = 0; u < rows_in_flight<Op>; ++u) accumulate_row<Op, k>(acc, batch[u]);
+      for (unsigned u = 0; u < rows_in_flight<Op>; ++u) accumulate_row<Op, k>(acc, batch[u], r0 + u > 0);
     }
   } else {
     // The ragged last leaf: full rows, then one partial row in which lanes past its end have no element.
@@ -74,7 +77,7 @@ __device__ __forceinline__ typename Op::state warp_leaf(const order::operands<Op
     for (std::uint32_t r = 0; r < full_rows; ++r) {
       row_elements<Op, k> row;
       load_rows<Op, Aligned, k>(row, mine, r * W);
-      accumulate_row<Op, k>(acc, row);
+      accumulate_row<Op, k>(acc, row, r > 0);
     }
     const std::uint32_t tail = count - full_rows * W;
 #pragma unroll

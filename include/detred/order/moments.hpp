@@ -6,8 +6,11 @@
 // memory. The lane tree joins two lanes without a division by re-expressing the right lane's sums about the left
 // lane's shift (delta = k_b - k_a):
 //   sum (x - k_a) = D1_b + c_b delta,   sum (x - k_a)^2 = D2_b + 2 delta D1_b + c_b delta^2,
-// so a leaf ends with every sum about the shift of its first lane. The leaf's node holds its count (64 bits), sum
-// and M2, and subtrees of the leaf tree join by Chan, Golub and LeVeque's pairwise update
+// so a leaf ends with every sum about the shift of its first lane. Lanes keep min and max as totalOrder keys
+// (lane_values.hpp): one integer min and max per element, NaN sorting to either end by its sign; the leaf's node
+// turns a NaN at either end into NaN for both, which is the selection rule (NaN propagates to min and max). The leaf's
+// node holds its count (64 bits), sum and M2, and subtrees of the leaf tree join by Chan, Golub and LeVeque's pairwise
+// update
 //   M2 = M2_a + M2_b + delta^2 c_a c_b / (c_a + c_b),   delta = mean_b - mean_a.
 #pragma once
 
@@ -33,7 +36,7 @@ struct moments_op {
   using low = selection<T, smallest>;
   using high = selection<T, largest>;
 
-  /// A lane: c elements, their sum, the shift k and the shifted sums; min and max.
+  /// A lane: c elements, their sum, the shift k and the shifted sums; the totalOrder keys of min and max.
   template <class V>
   struct lane_moments {
     V count;
@@ -58,17 +61,33 @@ struct moments_op {
   };
 
   template <class V>
-  DETRED_HOST_DEVICE static constexpr state_of<V> identity() {
+  DETRED_HOST_DEVICE static state_of<V> identity() {
     const V zero = splat<V>(T(0));
-    return {
-        zero, splat<V>(order::identity<T>()), zero, zero, zero, splat<V>(low::identity()), splat<V>(high::identity())};
+    return {zero,
+            splat<V>(order::identity<T>()),
+            zero,
+            zero,
+            zero,
+            total_order_key(splat<V>(low::identity())),
+            total_order_key(splat<V>(high::identity()))};
   }
   template <class V, class X>
   DETRED_HOST_DEVICE static state_of<V> accumulate(state_of<V> s, X x) {
-    const V shift = s.count == T(0) ? V(x) : s.shift;
-    const V d = x - shift;
-    return {s.count + T(1),      s.sum + x,           shift, s.shifted_sum + d, s.shifted_squares + d * d,
-            low::pick(s.min, x), high::pick(s.max, x)};
+    s.shift = s.count == T(0) ? V(x) : s.shift;
+    return accumulate_later(s, x);
+  }
+  /// accumulate for a lane that already holds an element (its shift is set): the engines' rows after the first.
+  template <class V, class X>
+  DETRED_HOST_DEVICE static state_of<V> accumulate_later(state_of<V> s, X x) {
+    const V d = x - s.shift;
+    const V key = total_order_key(V(x));
+    return {s.count + T(1),
+            s.sum + x,
+            s.shift,
+            s.shifted_sum + d,
+            s.shifted_squares + d * d,
+            smaller_key(s.min, key),
+            larger_key(s.max, key)};
   }
   /// M2 of a lane state: shifted_squares - shifted_sum^2 / count (0 for an empty lane, whose sums are 0).
   template <class V>
@@ -91,13 +110,17 @@ struct moments_op {
     const V d2 = a.shifted_squares + (b.shifted_squares + (T(2) * delta * b.shifted_sum + b.count * delta * delta));
     r.shifted_sum = a_empty ? b.shifted_sum : (b_empty ? a.shifted_sum : d1);
     r.shifted_squares = a_empty ? b.shifted_squares : (b_empty ? a.shifted_squares : d2);
-    r.min = low::pick(a.min, b.min);
-    r.max = high::pick(a.max, b.max);
+    r.min = smaller_key(a.min, b.min);
+    r.max = larger_key(a.max, b.max);
     return r;
   }
 
   DETRED_HOST_DEVICE static node to_node(const state& root) {
-    return {static_cast<std::uint64_t>(root.count), root.sum, m2(root), root.min, root.max};
+    const T min = total_order_key(root.min);
+    const T max = total_order_key(root.max);
+    const bool nan = is_nan(min) || is_nan(max);
+    return {static_cast<std::uint64_t>(root.count), root.sum, m2(root), nan ? canonical_nan<T>() : min,
+            nan ? canonical_nan<T>() : max};
   }
   DETRED_HOST_DEVICE static constexpr node empty_node() {
     return {0, order::identity<T>(), T(0), low::identity(), high::identity()};

@@ -45,6 +45,18 @@ DETRED_HOST_DEVICE typename Op::state accumulate_element(const typename Op::stat
   }
 }
 
+/// Op's accumulate for a lane state that already holds an element: Op::accumulate_later where the operator has one
+/// (a lane's first element may need work that later ones do not, as moments' shift), Op::accumulate otherwise.
+/// Engines may call it for the rows after a leaf's first; it gives the same state as accumulate.
+template <class Op, class S, class... X>
+DETRED_HOST_DEVICE S accumulate_later(const S& s, const X&... x) {
+  if constexpr (requires { Op::accumulate_later(s, x...); }) {
+    return Op::accumulate_later(s, x...);
+  } else {
+    return Op::accumulate(s, x...);
+  }
+}
+
 /// The index in the whole array of the first element of the leaf x[0..count) that matches the root of the leaf's
 /// lane tree (operators that locate an element); the root came from one of them, so there always is one.
 template <class Op>
