@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 
+#include "detred/batched.hpp"
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
@@ -151,5 +152,49 @@ DETRED_CUDA_SELECTIONS(std::int64_t)
 DETRED_CUDA_SELECTIONS(std::uint32_t)
 DETRED_CUDA_SELECTIONS(std::uint64_t)
 #undef DETRED_CUDA_SELECTIONS
+
+// Batched reductions of device memory, with detred/batched.hpp's guarantee: result k equals, bit for bit, the
+// single-array call (CPU or GPU) on segment, row or column k alone. values, offsets and results are device memory;
+// these calls are enqueued on `stream` and return at once (the results are ready when the stream gets there).
+// Offsets in device memory are not read by the host, so they are not checked: they must be non-decreasing and
+// within the values. An empty segment gives the single-array value of an empty array (sum -0.0, stats count 0);
+// min and max of an empty segment give NaN, argmin and argmax 2^64 - 1 (the host calls refuse empty segments).
+#define DETRED_CUDA_BATCHED(T)                                                                                         \
+  void sum_async(std::span<const T> values, segments s, std::span<T> results, workspace& ws, mode m = mode::tree,      \
+                 stream_t stream = nullptr);                                                                           \
+  void asum_async(std::span<const T> values, segments s, std::span<T> results, workspace& ws, mode m = mode::tree,     \
+                  stream_t stream = nullptr);                                                                          \
+  void nrm2_async(std::span<const T> values, segments s, std::span<T> results, workspace& ws, mode m = mode::tree,     \
+                  stream_t stream = nullptr);                                                                          \
+  void dot_async(std::span<const T> x, std::span<const T> y, segments s, std::span<T> results, workspace& ws,          \
+                 mode m = mode::tree, stream_t stream = nullptr);                                                      \
+  void min_async(std::span<const T> values, segments s, std::span<T> results, workspace& ws,                           \
+                 stream_t stream = nullptr);                                                                           \
+  void max_async(std::span<const T> values, segments s, std::span<T> results, workspace& ws,                           \
+                 stream_t stream = nullptr);                                                                           \
+  void argmin_async(std::span<const T> values, segments s, std::span<std::uint64_t> results, workspace& ws,            \
+                    stream_t stream = nullptr);                                                                        \
+  void argmax_async(std::span<const T> values, segments s, std::span<std::uint64_t> results, workspace& ws,            \
+                    stream_t stream = nullptr);                                                                        \
+  void stats_async(std::span<const T> values, segments s, std::span<statistics<T>> results, workspace& ws,             \
+                   stream_t stream = nullptr);                                                                         \
+  /* Along an axis of a matrix in device memory: as detred::sum(matrix_view, axis, ...). */                            \
+  void sum_async(matrix_view<T> a, int axis, std::span<T> results, workspace& ws, mode m = mode::tree,                 \
+                 stream_t stream = nullptr);                                                                           \
+  void asum_async(matrix_view<T> a, int axis, std::span<T> results, workspace& ws, mode m = mode::tree,                \
+                  stream_t stream = nullptr);                                                                          \
+  void nrm2_async(matrix_view<T> a, int axis, std::span<T> results, workspace& ws, mode m = mode::tree,                \
+                  stream_t stream = nullptr);                                                                          \
+  void min_async(matrix_view<T> a, int axis, std::span<T> results, workspace& ws, stream_t stream = nullptr);          \
+  void max_async(matrix_view<T> a, int axis, std::span<T> results, workspace& ws, stream_t stream = nullptr);          \
+  void stats_async(matrix_view<T> a, int axis, std::span<statistics<T>> results, workspace& ws,                        \
+                   stream_t stream = nullptr);                                                                         \
+  /* Grouped by key (scatter-add): as detred::sum_by_key. Checks the keys on the device and waits for the stream */    \
+  /* (an invalid key throws detred::error naming its index).                                                    */     \
+  void sum_by_key(std::span<const T> values, std::span<const std::uint32_t> keys, std::span<T> results, workspace& ws, \
+                  mode m = mode::tree, stream_t stream = nullptr);
+DETRED_CUDA_BATCHED(double)
+DETRED_CUDA_BATCHED(float)
+#undef DETRED_CUDA_BATCHED
 
 }  // namespace detred::cuda
