@@ -1,6 +1,7 @@
 // detred: deterministic reductions. One header for the whole public API.
 #pragma once
 
+#include "detred/batched.hpp"
 #include "detred/bounds.hpp"
 #include "detred/cpu.hpp"
 #include "detred/cuda.hpp"

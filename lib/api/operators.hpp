@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "detred/number_types.hpp"
@@ -56,6 +57,15 @@ using all_operators =
                     operators::half_ops<bfloat16>, operators::integer_ops<std::int32_t>,
                     operators::integer_ops<std::int64_t>, operators::integer_ops<std::uint32_t>,
                     operators::integer_ops<std::uint64_t>>::type;
+
+/// The operators of the batched entry points (detred/batched.hpp): every operation on float and double.
+using batch_operators = typename concat<operators::float_ops<double>, operators::float_ops<float>>::type;
+
+/// True if Op is in the op_list List.
+template <class Op, class List>
+inline constexpr bool listed = false;
+template <class Op, class... Ops>
+inline constexpr bool listed<Op, op_list<Ops...>> = (std::is_same_v<Op, Ops> || ...);
 
 /// The accumulation policy of a mode (a valid one).
 template <class F>

@@ -25,6 +25,17 @@ struct run_options {
   std::uint64_t parallel_threshold_bytes = ~std::uint64_t{0};
 };
 
+/// The lines of a batch that lie in one piece: line k is x[offsets[k] .. offsets[k+1]) when there are offsets
+/// (segments), x[k * stride .. k * stride + length) otherwise (rows of a row-major matrix).
+struct line_set {
+  const std::uint64_t* offsets = nullptr;
+  std::uint64_t stride = 0;
+  std::uint64_t length = 0;
+
+  std::uint64_t start(std::uint64_t k) const { return offsets != nullptr ? offsets[k] : k * stride; }
+  std::uint64_t size(std::uint64_t k) const { return offsets != nullptr ? offsets[k + 1] - offsets[k] : length; }
+};
+
 /// Op::finalize of the canonical order's root over the operands x[0..n), for every operator in cpu_ops
 /// (kernel_table.hpp). Throws detred::error for an instruction set this CPU lacks or an invalid DETRED_ISA.
 template <class Op>
@@ -35,5 +46,17 @@ template <class Op>
 requires(Op::arity == 1) typename Op::result reduce(std::span<const typename Op::input> x, const run_options& how) {
   return reduce<Op>(order::operands<Op>{{x.data()}, 0}, x.size(), how);
 }
+
+/// results[k] = Op over line k of `lines` for k < count (Op in batch_operators), each line reduced as an array of its
+/// own (argmin and argmax count from the line's first element): the bits of reduce<Op> on that line alone.
+template <class Op>
+void reduce_lines(const order::operands<Op>& x, const line_set& lines, std::uint64_t count,
+                  typename Op::result* results, const run_options& how);
+
+/// results[t] = Op over x[t], x[t + stride], ..., x[t + (length - 1) * stride] for t < count, each as an array of
+/// its own (the columns of a row-major matrix, the rows of a column-major one).
+template <class Op>
+void reduce_strided_lines(const order::operands<Op>& x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
+                          typename Op::result* results, const run_options& how);
 
 }  // namespace detred::cpu

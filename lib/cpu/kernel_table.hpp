@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "api/operators.hpp"
+#include "cpu_backend.hpp"
 #include "detred/order.hpp"
 
 namespace detred::cpu {
@@ -18,9 +19,23 @@ using cpu_ops = all_operators;
 template <class Op>
 using subtree_fn = order::node_of<Op> (*)(order::operands<Op> x, std::uint64_t n);
 
+/// results[k] = Op over line k of `lines`, each line in its own canonical order, for k in [first, last); lines
+/// longer than `longest` are skipped (the driver gives them every thread).
+template <class Op>
+using lines_fn = void (*)(order::operands<Op> x, const line_set& lines, std::uint64_t first, std::uint64_t last,
+                          std::uint64_t longest, typename Op::result* results);
+
+/// results[t] = Op over the line x[t], x[t + stride], ..., x[t + (length - 1) * stride], for t in [first, last)
+/// (the columns of a row-major matrix, the rows of a column-major one).
+template <class Op>
+using strided_lines_fn = void (*)(order::operands<Op> x, std::uint64_t length, std::uint64_t stride,
+                                  std::uint64_t first, std::uint64_t last, typename Op::result* results);
+
 template <class Op>
 struct kernel_entry {
   subtree_fn<Op> subtree = nullptr;
+  lines_fn<Op> lines = nullptr;
+  strided_lines_fn<Op> strided_lines = nullptr;
 };
 
 template <class... Ops>
@@ -36,10 +51,14 @@ struct table_for<op_list<Ops...>> {
 };
 using kernel_table = table_for<cpu_ops>::type;
 
-/// The kernel of operator Op in a table.
+/// The kernels of operator Op in a table.
+template <class Op>
+const kernel_entry<Op>& kernels_of(const kernel_table& table) {
+  return static_cast<const kernel_entry<Op>&>(table);
+}
 template <class Op>
 subtree_fn<Op> subtree_kernel(const kernel_table& table) {
-  return static_cast<const kernel_entry<Op>&>(table).subtree;
+  return kernels_of<Op>(table).subtree;
 }
 
 extern const kernel_table baseline_kernels;

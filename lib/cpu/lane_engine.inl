@@ -1,6 +1,6 @@
 // The CPU engine: one leaf, and aligned runs of leaves, of the canonical order for any reduction operator, written
 // once and compiled once per instruction set (kernels_<isa>.cpp). The includer, inside a namespace of its own and
-// after defining DETRED_ORDER_ABI and including <cstdint>, <cstring> and "detred/order.hpp", defines:
+// after defining DETRED_ORDER_ABI and including <cstdint>, <cstring>, <vector> and "detred/order.hpp", defines:
 //   inline constexpr std::uint64_t vector_bytes          bytes per vector register (16, 32 or 64)
 //   inline constexpr std::uint64_t accumulator_vectors   vector registers a pass may keep accumulators in
 //
@@ -109,6 +109,39 @@ inline void set_lane(vector_state<Op, bytes>& v, std::uint64_t j, const typename
   }
 }
 
+/// Lanes [0, count) of a register of lane states take the elements at `offset` of each operand; the other lanes
+/// keep their states. The elements are copied to a buffer first, so nothing past the array is read. The lanes
+/// may be empty (a segment shorter than a row), so this is accumulate, not accumulate_later.
+template <class Op, class VS>
+inline VS accumulate_partial_row(const VS& acc, const order::operands<Op>& x, std::uint64_t offset,
+                                 std::uint64_t count) {
+  using T = typename Op::value;
+  using V = vec<T>;
+  raw_vec<Op> loaded[Op::arity] = {};
+  for (unsigned a = 0; a < Op::arity; ++a)
+    std::memcpy(&loaded[a], x.data[a] + offset, count * sizeof(typename Op::input));
+  VS taken;
+  if constexpr (Op::arity == 1) {
+    taken = Op::accumulate(acc, loaded[0]);
+  } else {
+    taken = Op::accumulate(acc, loaded[0], loaded[1]);
+  }
+  using M = order::rebind_t<order::signed_bits_t<T>, V>;
+  M lane;
+  for (std::uint64_t j = 0; j < vector_lanes<T>; ++j) lane[j] = static_cast<order::signed_bits_t<T>>(j);
+  const M in_row = lane < static_cast<order::signed_bits_t<T>>(count);
+  constexpr std::uint64_t m = sizeof(VS) / sizeof(V);
+  static_assert(sizeof(VS) == m * sizeof(V), "a lane state is whole registers");
+  V before[m];
+  V after[m];
+  std::memcpy(before, &acc, sizeof acc);
+  std::memcpy(after, &taken, sizeof taken);
+  for (std::uint64_t k = 0; k < m; ++k) after[k] = in_row ? after[k] : before[k];
+  VS r;
+  std::memcpy(&r, after, sizeof r);
+  return r;
+}
+
 /// The last levels of the halving lane tree, inside one register of lanes: at each level the low half of the
 /// register holds lanes j < h and the high half lanes j + h, so combining the halves as vectors is the level.
 /// Ends with the scalar state of lane 0.
@@ -201,10 +234,8 @@ inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count
   }
   // A ragged last row (the last leaf only): lanes past its end have one element fewer.
   const std::uint64_t tail = count - full_rows * W;
-  for (std::uint64_t j = 0; j < tail; ++j) {
-    set_lane<Op, vector_bytes>(
-        regs[j / VL], j % VL,
-        order::accumulate_element<Op>(get_lane<Op, vector_bytes>(regs[j / VL], j % VL), x, full_rows * W + j));
+  for (std::uint64_t v = 0; v * VL < tail; ++v) {
+    regs[v] = accumulate_partial_row<Op>(regs[v], x, full_rows * W + v * VL, tail - v * VL < VL ? tail - v * VL : VL);
   }
   // The lane tree: whole registers while h >= VL, then the halves of the first register.
   order::fold_lanes<Op>(regs, W, VL);
@@ -240,11 +271,23 @@ order::node_of<Op> subtree(order::operands<Op> x, std::uint64_t n) {
   return tree.root();
 }
 
-/// This instruction set's kernel table: subtree<Op> for every operator of the CPU backend.
+#include "batch_engine.inl"
+
+/// The batch kernels, for the operators of the batched entry points only (each costs build time).
+template <class Op>
+constexpr void set_batch_kernels(kernel_entry<Op>& e) {
+  if constexpr (listed<Op, batch_operators>) {
+    e.lines = &lines<Op>;
+    e.strided_lines = &strided_lines<Op>;
+  }
+}
+
+/// This instruction set's kernel table: the kernels of every operator of the CPU backend.
 template <class... Ops>
 constexpr kernel_table_of<Ops...> make_table(const char* name, op_list<Ops...>) {
   kernel_table_of<Ops...> t{};
   t.name = name;
   ((static_cast<kernel_entry<Ops>&>(t).subtree = &subtree<Ops>), ...);
+  (set_batch_kernels<Ops>(static_cast<kernel_entry<Ops>&>(t)), ...);
   return t;
 }

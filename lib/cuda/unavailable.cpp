@@ -27,6 +27,17 @@ typename Op::result reduce_host(const order::operands<Op>&, std::uint64_t) {
   no_cuda();
 }
 
+template <class Op>
+void reduce_lines_host(const order::operands<Op>&, std::uint64_t, const cpu::line_set&, std::uint64_t,
+                       typename Op::result*) {
+  no_cuda();
+}
+template <class Op>
+void reduce_strided_lines_host(const order::operands<Op>&, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t,
+                               typename Op::result*) {
+  no_cuda();
+}
+
 template <class List>
 struct instantiate_all;
 template <class... Ops>
@@ -34,6 +45,13 @@ struct instantiate_all<op_list<Ops...>> {
   static constexpr std::tuple pointers{&reduce_host<Ops>...};
 };
 template struct instantiate_all<all_operators>;
+template <class List>
+struct instantiate_batches;
+template <class... Ops>
+struct instantiate_batches<op_list<Ops...>> {
+  static constexpr std::tuple pointers{&reduce_lines_host<Ops>..., &reduce_strided_lines_host<Ops>...};
+};
+template struct instantiate_batches<batch_operators>;
 
 }  // namespace cuda_backend
 
@@ -94,6 +112,30 @@ DETRED_CUDA_SELECTIONS(std::int64_t)
 DETRED_CUDA_SELECTIONS(std::uint32_t)
 DETRED_CUDA_SELECTIONS(std::uint64_t)
 #undef DETRED_CUDA_SELECTIONS
+#define DETRED_CUDA_BATCHED(T)                                                                                    \
+  void sum_async(std::span<const T>, segments, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }           \
+  void asum_async(std::span<const T>, segments, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }          \
+  void nrm2_async(std::span<const T>, segments, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }          \
+  void dot_async(std::span<const T>, std::span<const T>, segments, std::span<T>, workspace&, mode, stream_t) {    \
+    no_cuda();                                                                                                    \
+  }                                                                                                               \
+  void min_async(std::span<const T>, segments, std::span<T>, workspace&, stream_t) { no_cuda(); }                 \
+  void max_async(std::span<const T>, segments, std::span<T>, workspace&, stream_t) { no_cuda(); }                 \
+  void argmin_async(std::span<const T>, segments, std::span<std::uint64_t>, workspace&, stream_t) { no_cuda(); }  \
+  void argmax_async(std::span<const T>, segments, std::span<std::uint64_t>, workspace&, stream_t) { no_cuda(); }  \
+  void stats_async(std::span<const T>, segments, std::span<statistics<T>>, workspace&, stream_t) { no_cuda(); }   \
+  void sum_async(matrix_view<T>, int, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }                    \
+  void asum_async(matrix_view<T>, int, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }                   \
+  void nrm2_async(matrix_view<T>, int, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }                   \
+  void min_async(matrix_view<T>, int, std::span<T>, workspace&, stream_t) { no_cuda(); }                          \
+  void max_async(matrix_view<T>, int, std::span<T>, workspace&, stream_t) { no_cuda(); }                          \
+  void stats_async(matrix_view<T>, int, std::span<statistics<T>>, workspace&, stream_t) { no_cuda(); }            \
+  void sum_by_key(std::span<const T>, std::span<const std::uint32_t>, std::span<T>, workspace&, mode, stream_t) { \
+    no_cuda();                                                                                                    \
+  }
+DETRED_CUDA_BATCHED(double)
+DETRED_CUDA_BATCHED(float)
+#undef DETRED_CUDA_BATCHED
 
 }  // namespace cuda
 }  // namespace detred

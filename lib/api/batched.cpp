@@ -1,0 +1,171 @@
+// The batched entry points (detred/batched.hpp): check the segments, the matrix or the keys, pick the operator,
+// route to the CPU driver or the CUDA backend. Grouping by key is a stable counting sort (each group keeps its
+// values in index order), then a segmented reduction over the groups.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "batch_checks.hpp"
+#include "batch_route.hpp"
+#include "detred/batched.hpp"
+#include "operators.hpp"
+#include "validate.hpp"
+
+namespace detred {
+namespace {
+
+template <class Op>
+void segmented(std::span<const typename Op::input> x, const segments& s, std::span<typename Op::result> results,
+               const options& opt, const char* what) {
+  validate(opt);
+  validate_segments(s, x.size(), results.size(), what);
+  if constexpr (order::locates_element<Op> || std::is_same_v<Op, order::min_op<typename Op::value>> ||
+                std::is_same_v<Op, order::max_op<typename Op::value>>) {
+    refuse_empty_segments(s, what);
+  }
+  run_lines<Op>(order::operands<Op>{{x.data()}, 0}, x.size(), {.offsets = s.offsets.data()}, results.size(),
+                results.data(), opt);
+}
+
+template <class Op>
+void along_axis(const matrix_view<typename Op::input>& a, int axis, std::span<typename Op::result> results,
+                const options& opt, const char* what) {
+  validate(opt);
+  const axis_lines l = lines_of(a, axis, results.size(), what);
+  if constexpr (std::is_same_v<Op, order::min_op<typename Op::value>> ||
+                std::is_same_v<Op, order::max_op<typename Op::value>>) {
+    if (l.length == 0 && l.count != 0) {
+      throw error(std::string("detred::") + what + ": the lines along axis " + std::to_string(axis) +
+                  " are empty, and an empty array has no " + what);
+    }
+  }
+  const order::operands<Op> x{{a.data}, 0};
+  if (l.contiguous) {
+    run_lines<Op>(x, extent_of(a), {.stride = l.stride, .length = l.length}, l.count, results.data(), opt);
+  } else {
+    run_strided_lines<Op>(x, extent_of(a), l.length, l.stride, l.count, results.data(), opt);
+  }
+}
+
+/// The stable counting sort of values by key: the offsets of each bin's run and the values in bin order, each bin
+/// keeping its values in index order.
+template <class T, class K>
+void group_by_key(std::span<const T> values, std::span<const K> keys, std::uint64_t bins, const char* what,
+                  std::vector<std::uint64_t>& offsets, std::vector<T>& grouped) {
+  const std::string call = std::string("detred::") + what + ": ";
+  if (keys.size() != values.size()) {
+    throw error(call + "keys and values differ in length (" + std::to_string(keys.size()) + " and " +
+                std::to_string(values.size()) + ")");
+  }
+  offsets.assign(bins + 1, 0);
+  for (std::uint64_t i = 0; i < keys.size(); ++i) {
+    const K key = keys[i];
+    bool negative = false;
+    if constexpr (std::is_signed_v<K>) negative = key < 0;
+    if (negative || static_cast<std::uint64_t>(key) >= bins) {
+      throw error(call + "key " + std::to_string(key) + " at index " + std::to_string(i) +
+                  " is not a bin (the results span holds " + std::to_string(bins) + " bins)");
+    }
+    ++offsets[static_cast<std::uint64_t>(key) + 1];
+  }
+  for (std::uint64_t b = 0; b < bins; ++b) offsets[b + 1] += offsets[b];
+  std::vector<std::uint64_t> next(offsets.begin(), offsets.end() - 1);
+  grouped.resize(values.size());
+  for (std::uint64_t i = 0; i < keys.size(); ++i) grouped[next[static_cast<std::uint64_t>(keys[i])]++] = values[i];
+}
+
+template <class Op, class K>
+void by_key(std::span<const typename Op::input> values, std::span<const K> keys, std::span<typename Op::result> results,
+            const options& opt, const char* what) {
+  validate(opt);
+  std::vector<std::uint64_t> offsets;
+  std::vector<typename Op::input> grouped;
+  group_by_key(values, keys, results.size(), what, offsets, grouped);
+  run_lines<Op>(order::operands<Op>{{grouped.data()}, 0}, grouped.size(), {.offsets = offsets.data()}, results.size(),
+                results.data(), opt);
+}
+
+/// stats has tree mode only.
+void tree_only(const options& opt, const char* what) {
+  if (opt.mode != mode::tree) {
+    throw error(std::string("detred::") + what + ": mode " + to_string(opt.mode) + " is not available (" + what +
+                " has tree mode only)");
+  }
+}
+
+}  // namespace
+
+#define DETRED_BATCHED(T)                                                                                            \
+  void sum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                     \
+    with_policy(o.mode, [&]<class P>() { segmented<order::sum_op<T, P>>(v, s, r, o, "sum"); });                      \
+  }                                                                                                                  \
+  void asum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                    \
+    with_policy(o.mode, [&]<class P>() { segmented<order::asum_op<T, P>>(v, s, r, o, "asum"); });                    \
+  }                                                                                                                  \
+  void nrm2(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                    \
+    with_policy(o.mode, [&]<class P>() { segmented<order::nrm2_op<T, P>>(v, s, r, o, "nrm2"); });                    \
+  }                                                                                                                  \
+  void dot(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, const options& o) {               \
+    validate_lengths(x.size(), y.size(), "detred::dot");                                                             \
+    with_policy(o.mode, [&]<class P>() {                                                                             \
+      using Op = order::dot_op<T, P>;                                                                                \
+      validate(o);                                                                                                   \
+      validate_segments(s, x.size(), r.size(), "dot");                                                               \
+      run_lines<Op>(order::operands<Op>{{x.data(), y.data()}, 0}, x.size(), {.offsets = s.offsets.data()}, r.size(), \
+                    r.data(), o);                                                                                    \
+    });                                                                                                              \
+  }                                                                                                                  \
+  void min(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                     \
+    segmented<order::min_op<T>>(v, s, r, o, "min");                                                                  \
+  }                                                                                                                  \
+  void max(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                     \
+    segmented<order::max_op<T>>(v, s, r, o, "max");                                                                  \
+  }                                                                                                                  \
+  void argmin(std::span<const T> v, segments s, std::span<std::uint64_t> r, const options& o) {                      \
+    segmented<order::argmin_op<T>>(v, s, r, o, "argmin");                                                            \
+  }                                                                                                                  \
+  void argmax(std::span<const T> v, segments s, std::span<std::uint64_t> r, const options& o) {                      \
+    segmented<order::argmax_op<T>>(v, s, r, o, "argmax");                                                            \
+  }                                                                                                                  \
+  void stats(std::span<const T> v, segments s, std::span<statistics<T>> r, const options& o) {                       \
+    tree_only(o, "stats");                                                                                           \
+    segmented<order::moments_op<T>>(v, s, r, o, "stats");                                                            \
+  }                                                                                                                  \
+  void sum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
+    with_policy(o.mode, [&]<class P>() { along_axis<order::sum_op<T, P>>(a, axis, r, o, "sum"); });                  \
+  }                                                                                                                  \
+  void asum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                          \
+    with_policy(o.mode, [&]<class P>() { along_axis<order::asum_op<T, P>>(a, axis, r, o, "asum"); });                \
+  }                                                                                                                  \
+  void nrm2(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                          \
+    with_policy(o.mode, [&]<class P>() { along_axis<order::nrm2_op<T, P>>(a, axis, r, o, "nrm2"); });                \
+  }                                                                                                                  \
+  void min(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
+    along_axis<order::min_op<T>>(a, axis, r, o, "min");                                                              \
+  }                                                                                                                  \
+  void max(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
+    along_axis<order::max_op<T>>(a, axis, r, o, "max");                                                              \
+  }                                                                                                                  \
+  void stats(matrix_view<T> a, int axis, std::span<statistics<T>> r, const options& o) {                             \
+    tree_only(o, "stats");                                                                                           \
+    along_axis<order::moments_op<T>>(a, axis, r, o, "stats");                                                        \
+  }                                                                                                                  \
+  void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& o) {        \
+    with_policy(o.mode, [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                  \
+  }                                                                                                                  \
+  void sum_by_key(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& o) {         \
+    with_policy(o.mode, [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                  \
+  }                                                                                                                  \
+  void stats_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<statistics<T>> r,              \
+                    const options& o) {                                                                              \
+    tree_only(o, "stats_by_key");                                                                                    \
+    by_key<order::moments_op<T>>(v, k, r, o, "stats_by_key");                                                        \
+  }
+
+DETRED_BATCHED(double)
+DETRED_BATCHED(float)
+#undef DETRED_BATCHED
+
+}  // namespace detred

@@ -1,0 +1,298 @@
+// The batched entry points on every CPU path: each result has the bits of the single-array call on its segment, row,
+// column or group alone, whatever the batch around it, its order, the layout, the instruction set or the thread
+// count; and the documented argument errors.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "batch_cases.hpp"
+#include "detred/detred.hpp"
+#include "op_paths.hpp"
+#include "paths.hpp"
+
+namespace detred::testing {
+namespace {
+
+template <class T>
+class Batched : public ::testing::Test {};
+using FloatTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Batched, FloatTypes);
+
+/// The value classes the batch tests run over (all of them would only repeat the single-array suites).
+std::vector<values> batch_classes() {
+  return {values::uniform,      values::dynamic_range, values::ill_conditioned, values::subnormal,
+          values::signed_zeros, values::with_nan,      values::with_both_infs};
+}
+
+/// The options of every CPU path: each instruction set this CPU has, one to three threads.
+std::vector<options> cpu_paths(mode m) {
+  std::vector<options> out;
+  for (isa i : supported_isas()) {
+    for (int t : {1, 2, 3}) out.push_back({.mode = m, .threads = t, .isa = i});
+  }
+  return out;
+}
+
+/// Checks a batch of results against the single-array call on each line.
+template <class R, class Single>
+void expect_lines(const std::vector<R>& got, Single&& single, const std::string& what) {
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    const R expected = single(k);
+    EXPECT_TRUE(same_bits(got[k], expected)) << what << " line " << k;
+    ++comparisons();
+  }
+}
+
+TYPED_TEST(Batched, EverySegmentEqualsTheSingleArrayCall) {
+  using T = TypeParam;
+  for (values v : batch_classes()) {
+    std::uint64_t extent = 0;
+    const std::vector<std::uint64_t> offsets = offsets_of(segment_lengths<T>(11), 3, extent);
+    const std::vector<T> x = generate<T>(v, extent, 7);
+    const std::vector<T> y = generate<T>(values::uniform, extent, 8);
+    const std::uint64_t count = offsets.size() - 1;
+    const segments s{offsets};
+    const auto seg = [&](const std::vector<T>& a, std::uint64_t k) {
+      return std::span<const T>(a.data() + offsets[k], offsets[k + 1] - offsets[k]);
+    };
+    for (mode m : {mode::tree, mode::compensated}) {
+      const options one{.mode = m};
+      for (const options& o : cpu_paths(m)) {
+        const std::string what =
+            name(v) + " " + to_string(m) + " " + to_string(o.isa) + " threads " + std::to_string(o.threads);
+        std::vector<T> r(count);
+        sum(std::span<const T>(x), s, std::span<T>(r), o);
+        expect_lines(
+            r, [&](std::uint64_t k) { return sum(seg(x, k), one); }, "sum " + what);
+        asum(std::span<const T>(x), s, std::span<T>(r), o);
+        expect_lines(
+            r, [&](std::uint64_t k) { return asum(seg(x, k), one); }, "asum " + what);
+        nrm2(std::span<const T>(x), s, std::span<T>(r), o);
+        expect_lines(
+            r, [&](std::uint64_t k) { return nrm2(seg(x, k), one); }, "nrm2 " + what);
+        dot(std::span<const T>(x), std::span<const T>(y), s, std::span<T>(r), o);
+        expect_lines(
+            r, [&](std::uint64_t k) { return dot(seg(x, k), seg(y, k), one); }, "dot " + what);
+        if (m == mode::tree) {
+          std::vector<statistics<T>> st(count);
+          stats(std::span<const T>(x), s, std::span<statistics<T>>(st), o);
+          expect_lines(
+              st, [&](std::uint64_t k) { return stats(seg(x, k)); }, "stats " + what);
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(Batched, SelectionsOfEverySegment) {
+  using T = TypeParam;
+  for (values v : {values::uniform, values::signed_zeros, values::with_nan, values::with_inf}) {
+    // Selections refuse empty segments: lengths without the zeros.
+    std::vector<std::uint64_t> lengths;
+    for (std::uint64_t n : segment_lengths<T>(12)) lengths.push_back(n == 0 ? 1 : n);
+    std::uint64_t extent = 0;
+    const std::vector<std::uint64_t> offsets = offsets_of(lengths, 1, extent);
+    std::vector<T> x = generate<T>(v, extent, 9);
+    for (std::uint64_t i = 0; i < extent; i += 5) x[i] = x[i / 2];  // ties
+    const std::uint64_t count = offsets.size() - 1;
+    const auto seg = [&](std::uint64_t k) {
+      return std::span<const T>(x.data() + offsets[k], offsets[k + 1] - offsets[k]);
+    };
+    for (const options& o : cpu_paths(mode::tree)) {
+      const std::string what = name(v) + " " + to_string(o.isa) + " threads " + std::to_string(o.threads);
+      std::vector<T> r(count);
+      std::vector<std::uint64_t> at(count);
+      min(std::span<const T>(x), segments{offsets}, std::span<T>(r), o);
+      expect_lines(
+          r, [&](std::uint64_t k) { return min(seg(k)); }, "min " + what);
+      max(std::span<const T>(x), segments{offsets}, std::span<T>(r), o);
+      expect_lines(
+          r, [&](std::uint64_t k) { return max(seg(k)); }, "max " + what);
+      argmin(std::span<const T>(x), segments{offsets}, std::span<std::uint64_t>(at), o);
+      expect_lines(
+          at, [&](std::uint64_t k) { return argmin(seg(k)); }, "argmin " + what);
+      argmax(std::span<const T>(x), segments{offsets}, std::span<std::uint64_t>(at), o);
+      expect_lines(
+          at, [&](std::uint64_t k) { return argmax(seg(k)); }, "argmax " + what);
+    }
+  }
+}
+
+TYPED_TEST(Batched, ASegmentsBitsDoNotDependOnTheBatch) {
+  using T = TypeParam;
+  const std::vector<std::uint64_t> lengths = segment_lengths<T>(13);
+  std::uint64_t extent = 0;
+  const std::vector<std::uint64_t> offsets = offsets_of(lengths, 0, extent);
+  const std::vector<T> x = generate<T>(values::ill_conditioned, extent, 10);
+  std::vector<T> whole(lengths.size());
+  sum(std::span<const T>(x), segments{offsets}, std::span<T>(whole));
+  // The segments in reverse order, and each alone in a batch of one, give the same bits.
+  std::vector<T> reversed;
+  std::vector<std::uint64_t> reversed_offsets = {0};
+  for (std::size_t k = lengths.size(); k-- > 0;) {
+    reversed.insert(reversed.end(), x.begin() + static_cast<std::ptrdiff_t>(offsets[k]),
+                    x.begin() + static_cast<std::ptrdiff_t>(offsets[k + 1]));
+    reversed_offsets.push_back(reversed.size());
+  }
+  std::vector<T> r(lengths.size());
+  sum(std::span<const T>(reversed), segments{reversed_offsets}, std::span<T>(r), {.threads = 2});
+  for (std::size_t k = 0; k < lengths.size(); ++k) {
+    EXPECT_TRUE(same_bits(r[lengths.size() - 1 - k], whole[k])) << "segment " << k;
+    T alone = 0;
+    const std::vector<std::uint64_t> one = {offsets[k], offsets[k + 1]};
+    sum(std::span<const T>(x), segments{one}, std::span<T>(&alone, 1), {.threads = 3});
+    EXPECT_TRUE(same_bits(alone, whole[k])) << "segment " << k << " alone";
+  }
+}
+
+TYPED_TEST(Batched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
+  using T = TypeParam;
+  for (const auto& [rows, cols] : matrix_shapes<T>()) {
+    for (layout lay : {layout::row_major, layout::column_major}) {
+      for (std::uint64_t pad : {std::uint64_t{0}, std::uint64_t{3}}) {
+        const std::uint64_t inner = lay == layout::row_major ? cols : rows;
+        const std::uint64_t outer = lay == layout::row_major ? rows : cols;
+        const std::uint64_t ld = inner + pad;
+        const std::vector<T> data = generate<T>(values::dynamic_range, outer * ld + 1, rows * 31 + cols);
+        const matrix_view<T> a{data.data(), rows, cols, ld, lay};
+        for (int axis : {0, 1}) {
+          const std::uint64_t count = axis == 0 ? cols : rows;
+          const std::uint64_t length = axis == 0 ? rows : cols;
+          const auto line = [&](std::uint64_t j) { return line_of(a, axis, j); };
+          for (mode m : {mode::tree, mode::compensated}) {
+            for (const options& o : cpu_paths(m)) {
+              const std::string what = std::to_string(rows) + "x" + std::to_string(cols) + " ld " + std::to_string(ld) +
+                                       (lay == layout::row_major ? " row-major" : " col-major") + " axis " +
+                                       std::to_string(axis) + " " + to_string(m) + " " + to_string(o.isa) +
+                                       " threads " + std::to_string(o.threads);
+              std::vector<T> r(count);
+              sum(a, axis, std::span<T>(r), o);
+              expect_lines(
+                  r, [&](std::uint64_t j) { return sum(std::span<const T>(line(j)), {.mode = m}); }, "sum " + what);
+              nrm2(a, axis, std::span<T>(r), o);
+              expect_lines(
+                  r, [&](std::uint64_t j) { return nrm2(std::span<const T>(line(j)), {.mode = m}); }, "nrm2 " + what);
+              if (m != mode::tree) continue;
+              asum(a, axis, std::span<T>(r), o);
+              expect_lines(
+                  r, [&](std::uint64_t j) { return asum(std::span<const T>(line(j))); }, "asum " + what);
+              std::vector<statistics<T>> st(count);
+              stats(a, axis, std::span<statistics<T>>(st), o);
+              expect_lines(
+                  st, [&](std::uint64_t j) { return stats(std::span<const T>(line(j))); }, "stats " + what);
+              if (length == 0) continue;
+              min(a, axis, std::span<T>(r), o);
+              expect_lines(
+                  r, [&](std::uint64_t j) { return min(std::span<const T>(line(j))); }, "min " + what);
+              max(a, axis, std::span<T>(r), o);
+              expect_lines(
+                  r, [&](std::uint64_t j) { return max(std::span<const T>(line(j))); }, "max " + what);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(Batched, EachBinEqualsItsValuesInIndexOrder) {
+  using T = TypeParam;
+  const std::uint64_t n = 3 * order::leaf_size<T> * 7 + 5;
+  const std::vector<T> x = generate<T>(values::ill_conditioned, n, 21);
+  for (std::uint64_t bins : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{1000}, std::uint64_t{70000}}) {
+    for (bool skewed : {false, true}) {
+      const std::vector<std::uint32_t> keys = random_keys<std::uint32_t>(n, bins, skewed, bins + 5);
+      const std::vector<std::int64_t> wide(keys.begin(), keys.end());
+      std::vector<std::vector<T>> groups(bins);
+      for (std::uint64_t i = 0; i < n; ++i) groups[keys[i]].push_back(x[i]);
+      for (mode m : {mode::tree, mode::compensated}) {
+        const std::string what = "bins " + std::to_string(bins) + (skewed ? " skewed " : " uniform ") + to_string(m);
+        std::vector<T> r(bins);
+        sum_by_key(std::span<const T>(x), std::span<const std::uint32_t>(keys), std::span<T>(r),
+                   {.mode = m, .threads = 2});
+        expect_lines(
+            r, [&](std::uint64_t b) { return sum(std::span<const T>(groups[b]), {.mode = m}); }, "sum_by_key " + what);
+        std::vector<T> r64(bins);
+        sum_by_key(std::span<const T>(x), std::span<const std::int64_t>(wide), std::span<T>(r64), {.mode = m});
+        expect_lines(
+            r64, [&](std::uint64_t b) { return r[b]; }, "sum_by_key int64 keys " + what);
+      }
+      std::vector<statistics<T>> st(bins);
+      stats_by_key(std::span<const T>(x), std::span<const std::uint32_t>(keys), std::span<statistics<T>>(st));
+      expect_lines(
+          st, [&](std::uint64_t b) { return stats(std::span<const T>(groups[b])); },
+          "stats_by_key bins " + std::to_string(bins));
+    }
+  }
+}
+
+/// Runs f and requires a detred::error whose message contains `part`.
+template <class F>
+void expect_error(F&& f, const std::string& part) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one mentioning \"" << part << "\"";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+TEST(BatchedErrors, NameTheArgumentAndTheProblem) {
+  const std::vector<double> x(10, 1.0);
+  std::vector<double> r(2);
+  const std::vector<std::uint64_t> decreasing = {0, 5, 4};
+  const std::vector<std::uint64_t> past = {0, 5, 11};
+  const std::vector<std::uint64_t> fine = {0, 5, 10};
+  const std::vector<std::uint64_t> with_empty = {0, 5, 5};
+  const std::vector<std::uint64_t> none;
+  expect_error([&] { sum(std::span<const double>(x), segments{decreasing}, std::span<double>(r)); },
+               "offsets decrease at segment 1 (5 then 4)");
+  expect_error([&] { sum(std::span<const double>(x), segments{past}, std::span<double>(r)); },
+               "the last offset 11 is past the end of the 10 values");
+  expect_error([&] { sum(std::span<const double>(x), segments{none}, std::span<double>(r)); },
+               "offsets must hold at least one entry");
+  expect_error([&] { sum(std::span<const double>(x), segments{fine}, std::span<double>(r.data(), 1)); },
+               "the results span holds 1 elements, but the offsets describe 2 segments");
+  expect_error([&] { min(std::span<const double>(x), segments{with_empty}, std::span<double>(r)); },
+               "segment 1 is empty");
+  const std::vector<double> y(9, 1.0);
+  expect_error(
+      [&] { dot(std::span<const double>(x), std::span<const double>(y), segments{fine}, std::span<double>(r)); },
+      "differ in length");
+  std::vector<double> cols(5);
+  expect_error(
+      [&] {
+        sum(matrix_view<double>{x.data(), 2, 5, 5}, 2, std::span<double>(cols));
+      },
+      "axis 2 is not 0 or 1");
+  expect_error(
+      [&] {
+        sum(matrix_view<double>{x.data(), 2, 5, 4}, 0, std::span<double>(cols));
+      },
+      "the leading dimension 4 is smaller than a row (5 elements)");
+  expect_error(
+      [&] {
+        sum(matrix_view<double>{x.data(), 2, 5, 5}, 1, std::span<double>(cols));
+      },
+      "axis 1 of a 2 x 5 matrix has 2 lines");
+  const std::vector<std::uint32_t> keys = {0, 1, 2, 3, 9, 0, 0, 0, 0, 0};
+  std::vector<double> bins(4);
+  expect_error(
+      [&] { sum_by_key(std::span<const double>(x), std::span<const std::uint32_t>(keys), std::span<double>(bins)); },
+      "key 9 at index 4 is not a bin (the results span holds 4 bins)");
+  const std::vector<std::int64_t> negative = {0, 1, -1, 0, 0, 0, 0, 0, 0, 0};
+  expect_error(
+      [&] { sum_by_key(std::span<const double>(x), std::span<const std::int64_t>(negative), std::span<double>(bins)); },
+      "key -1 at index 2 is not a bin");
+  expect_error(
+      [&] {
+        stats(std::span<const double>(x), segments{fine}, std::span<statistics<double>>(), {.mode = mode::compensated});
+      },
+      "tree mode only");
+}
+
+}  // namespace
+}  // namespace detred::testing
