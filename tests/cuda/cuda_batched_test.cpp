@@ -1,0 +1,186 @@
+// The batched reductions on the GPU: device segments (short lines, long lines of several work items, empty ones,
+// every alignment), matrix axes of both layouts, groups by key, and the host API with backend::cuda; every result
+// against the CPU's single-array call on its line alone.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "batch_cases.hpp"
+#include "detred/detred.hpp"
+#include "gpu_paths.hpp"
+#include "op_paths.hpp"
+
+namespace detred::testing {
+namespace {
+
+using FloatTypes = ::testing::Types<float, double>;
+template <class T>
+class GpuBatched : public TypedGpu<T> {};
+TYPED_TEST_SUITE(GpuBatched, FloatTypes);
+
+/// A host vector copied to the device.
+template <class T>
+struct on_device {
+  explicit on_device(const std::vector<T>& host) : array(host.size()) {
+    EXPECT_TRUE(array.ok());
+    if (!host.empty()) {
+      EXPECT_EQ(cudaMemcpy(array.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    }
+  }
+  std::span<const T> span(std::uint64_t n) const { return {array.data(), n}; }
+  device_array<T> array;
+};
+
+template <class R>
+std::vector<R> to_host(const device_array<R>& d, std::uint64_t n) {
+  std::vector<R> out(n);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  if (n > 0) {
+    EXPECT_EQ(cudaMemcpy(out.data(), d.data(), n * sizeof(R), cudaMemcpyDeviceToHost), cudaSuccess);
+  }
+  return out;
+}
+
+template <class R, class Single>
+void expect_lines(const std::vector<R>& got, Single&& single, const std::string& what) {
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    EXPECT_TRUE(same_bits(got[k], single(k))) << what << " line " << k;
+    ++gpu_comparisons();
+  }
+}
+
+TYPED_TEST(GpuBatched, EverySegmentEqualsTheSingleArrayCall) {
+  using T = TypeParam;
+  cuda::workspace ws;
+  for (values v : {values::uniform, values::ill_conditioned, values::with_nan, values::subnormal}) {
+    for (std::uint64_t gap : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{3}}) {
+      std::uint64_t extent = 0;
+      const std::vector<std::uint64_t> offsets = offsets_of(segment_lengths<T>(31 + gap), gap, extent);
+      const std::vector<T> x = generate<T>(v, extent, 17);
+      const std::vector<T> y = generate<T>(values::uniform, extent, 18);
+      const std::uint64_t count = offsets.size() - 1;
+      const on_device<T> dx(x);
+      const on_device<T> dy(y);
+      const on_device<std::uint64_t> doff(offsets);
+      const segments s{doff.span(offsets.size())};
+      device_array<T> out(count);
+      device_array<statistics<T>> st(count);
+      const auto seg = [&](const std::vector<T>& a, std::uint64_t k) {
+        return std::span<const T>(a.data() + offsets[k], offsets[k + 1] - offsets[k]);
+      };
+      const std::string what = name(v) + " gap " + std::to_string(gap);
+      for (mode m : {mode::tree, mode::compensated}) {
+        const options one{.mode = m};
+        cuda::sum_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
+        expect_lines(
+            to_host(out, count), [&](std::uint64_t k) { return sum(seg(x, k), one); }, "sum " + what);
+        cuda::asum_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
+        expect_lines(
+            to_host(out, count), [&](std::uint64_t k) { return asum(seg(x, k), one); }, "asum " + what);
+        cuda::nrm2_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
+        expect_lines(
+            to_host(out, count), [&](std::uint64_t k) { return nrm2(seg(x, k), one); }, "nrm2 " + what);
+        cuda::dot_async(dx.span(extent), dy.span(extent), s, std::span<T>(out.data(), count), ws, m);
+        expect_lines(
+            to_host(out, count), [&](std::uint64_t k) { return dot(seg(x, k), seg(y, k), one); }, "dot " + what);
+        // The host API with backend::cuda.
+        std::vector<T> r(count);
+        sum(std::span<const T>(x), segments{offsets}, std::span<T>(r), {.mode = m, .backend = backend::cuda});
+        expect_lines(
+            r, [&](std::uint64_t k) { return sum(seg(x, k), one); }, "host backend::cuda sum " + what);
+      }
+      cuda::stats_async(dx.span(extent), s, std::span<statistics<T>>(st.data(), count), ws);
+      expect_lines(
+          to_host(st, count), [&](std::uint64_t k) { return stats(seg(x, k)); }, "stats " + what);
+      cuda::min_async(dx.span(extent), s, std::span<T>(out.data(), count), ws);
+      const std::vector<T> mins = to_host(out, count);
+      device_array<std::uint64_t> at(count);
+      cuda::argmax_async(dx.span(extent), s, std::span<std::uint64_t>(at.data(), count), ws);
+      const std::vector<std::uint64_t> where = to_host(at, count);
+      for (std::uint64_t k = 0; k < count; ++k) {
+        if (offsets[k + 1] == offsets[k]) continue;  // the host refuses empty segments
+        EXPECT_TRUE(same_bits(mins[k], min(seg(x, k)))) << "min " << what << " line " << k;
+        EXPECT_EQ(where[k], argmax(seg(x, k))) << "argmax " << what << " line " << k;
+      }
+    }
+  }
+}
+
+TYPED_TEST(GpuBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
+  using T = TypeParam;
+  cuda::workspace ws;
+  for (const auto& [rows, cols] : matrix_shapes<T>()) {
+    for (layout lay : {layout::row_major, layout::column_major}) {
+      const std::uint64_t inner = lay == layout::row_major ? cols : rows;
+      const std::uint64_t outer = lay == layout::row_major ? rows : cols;
+      const std::uint64_t ld = inner + 3;
+      const std::vector<T> data = generate<T>(values::dynamic_range, outer * ld + 1, rows + 7 * cols);
+      const on_device<T> d(data);
+      const matrix_view<T> host{data.data(), rows, cols, ld, lay};
+      const matrix_view<T> dev{d.array.data(), rows, cols, ld, lay};
+      for (int axis : {0, 1}) {
+        const std::uint64_t count = axis == 0 ? cols : rows;
+        const std::string what = std::to_string(rows) + "x" + std::to_string(cols) +
+                                 (lay == layout::row_major ? " row-major" : " col-major") + " axis " +
+                                 std::to_string(axis);
+        const auto line = [&](std::uint64_t j) { return line_of(host, axis, j); };
+        device_array<T> out(count);
+        for (mode m : {mode::tree, mode::compensated}) {
+          cuda::sum_async(dev, axis, std::span<T>(out.data(), count), ws, m);
+          expect_lines(
+              to_host(out, count), [&](std::uint64_t j) { return sum(std::span<const T>(line(j)), {.mode = m}); },
+              "sum " + what);
+        }
+        device_array<statistics<T>> st(count);
+        cuda::stats_async(dev, axis, std::span<statistics<T>>(st.data(), count), ws);
+        expect_lines(
+            to_host(st, count), [&](std::uint64_t j) { return stats(std::span<const T>(line(j))); }, "stats " + what);
+        std::vector<T> r(count);
+        nrm2(host, axis, std::span<T>(r), {.backend = backend::cuda});
+        expect_lines(
+            r, [&](std::uint64_t j) { return nrm2(std::span<const T>(line(j))); }, "host backend::cuda nrm2 " + what);
+      }
+    }
+  }
+}
+
+TYPED_TEST(GpuBatched, EachBinEqualsItsValuesInIndexOrder) {
+  using T = TypeParam;
+  cuda::workspace ws;
+  const std::uint64_t n = 40 * order::leaf_size<T> + 3;
+  const std::vector<T> x = generate<T>(values::ill_conditioned, n, 41);
+  const on_device<T> dx(x);
+  for (std::uint64_t bins : {std::uint64_t{1}, std::uint64_t{5}, std::uint64_t{3000}, std::uint64_t{70000}}) {
+    for (bool skewed : {false, true}) {
+      const std::vector<std::uint32_t> keys = random_keys<std::uint32_t>(n, bins, skewed, bins);
+      const on_device<std::uint32_t> dk(keys);
+      std::vector<std::vector<T>> groups(bins);
+      for (std::uint64_t i = 0; i < n; ++i) groups[keys[i]].push_back(x[i]);
+      device_array<T> out(bins);
+      for (mode m : {mode::tree, mode::compensated}) {
+        cuda::sum_by_key(dx.span(n), dk.span(n), std::span<T>(out.data(), bins), ws, m);
+        expect_lines(
+            to_host(out, bins), [&](std::uint64_t b) { return sum(std::span<const T>(groups[b]), {.mode = m}); },
+            "sum_by_key bins " + std::to_string(bins) + (skewed ? " skewed" : " uniform"));
+      }
+    }
+  }
+  std::vector<std::uint32_t> bad(n, 0);
+  bad[n / 2] = 9;
+  const on_device<std::uint32_t> dbad(bad);
+  device_array<T> out(4);
+  try {
+    cuda::sum_by_key(dx.span(n), dbad.span(n), std::span<T>(out.data(), 4), ws);
+    ADD_FAILURE() << "a key past the bins was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("the key at index " + std::to_string(n / 2) + " is not a bin"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace detred::testing
