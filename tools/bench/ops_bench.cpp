@@ -15,8 +15,8 @@
 #include "aligned_buffer.hpp"
 #include "baselines.hpp"
 #include "detred/detred.hpp"
-#include "measure.hpp"
 #include "ops_baselines.hpp"
+#include "paired_measure.hpp"
 
 namespace {
 
@@ -43,30 +43,8 @@ struct comparison {
   std::string bits_note;  ///< "same bits" or what differed between thread counts
 };
 
-/// The median over rounds of time(baseline) / time(ours), and the medians of each side's GB/s. Each round runs
-/// both, in alternating order.
-struct result {
-  double ratio;
-  double ours_gbs;
-  double baseline_gbs;
-};
-
-result measure(const comparison& c, int rounds, const timing_policy& p) {
-  std::vector<double> ratios, ours, base;
-  for (int r = 0; r < rounds; ++r) {
-    double t_ours = 0, t_base = 0;
-    if (r % 2 == 0) {
-      t_ours = seconds_per_call(c.ours.call, p);
-      t_base = seconds_per_call(c.baseline.call, p);
-    } else {
-      t_base = seconds_per_call(c.baseline.call, p);
-      t_ours = seconds_per_call(c.ours.call, p);
-    }
-    ratios.push_back(t_base / t_ours);
-    ours.push_back(static_cast<double>(c.bytes) / t_ours / 1e9);
-    base.push_back(static_cast<double>(c.bytes) / t_base / 1e9);
-  }
-  return {median(ratios), median(ours), median(base)};
+paired_result measure(const comparison& c, int rounds, const timing_policy& p) {
+  return measure_paired(c.ours.call, c.baseline.call, c.bytes, rounds, p);
 }
 
 /// "same bits" if the call gives the one-thread result's bits with `threads` threads, else what differed.
@@ -99,9 +77,9 @@ bool wanted(const settings& s, const std::string& op) {
   return false;
 }
 
-void report(const comparison& c, const result& r) {
-  const std::string verdict = c.target == 0 ? "(measured)" : (r.ratio >= c.target ? "PASS" : "MISS");
-  const std::string target = c.target == 0 ? "" : fmt::format(">= {:.2f}", c.target);
+void report(const comparison& c, const paired_result& r) {
+  const std::string verdict = verdict_text(r.ratio, c.target);
+  const std::string target = target_text(c.target);
   std::cout << fmt::format("{:<22} {:<7} 2^{:<3} {:>2} {:>8.2f} {:<26} {:>8.2f} {:>6.3f} {:>8} {:<10} {}\n", c.op,
                            c.type, static_cast<int>(std::log2(static_cast<double>(c.n))), c.threads, r.ours_gbs,
                            c.baseline.name, r.baseline_gbs, r.ratio, target, verdict, c.bits_note);

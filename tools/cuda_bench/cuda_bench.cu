@@ -21,15 +21,11 @@
 #include "cuda/launch_plan.hpp"
 #include "detred/cuda.hpp"
 #include "detred/detred.hpp"
+#include "device_bench.cuh"
 
 namespace {
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    std::fprintf(stderr, "detred-cuda-bench: %s: %s\n", what, cudaGetErrorString(status));
-    std::exit(2);
-  }
-}
+using namespace detred::cuda_bench;
 
 struct options {
   std::vector<int> log_sizes = {16, 20, 24, 27, 28};
@@ -80,19 +76,6 @@ options parse(int argc, char** argv) {
   return o;
 }
 
-/// Uniform values in [-1, 1) from a hash of the index: the same data every run, never zeros.
-template <class T>
-__global__ void fill_uniform(T* x, std::uint64_t n) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    std::uint64_t z = i + 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    x[i] = static_cast<T>(static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);
-  }
-}
-
 struct result {
   std::string type;
   int log_n = 0;
@@ -105,35 +88,6 @@ struct result {
   bool bits_equal_cpu = true;
 };
 
-/// Times fn (which enqueues on `stream`) `rounds` times after `warmup` runs; returns each run's microseconds.
-struct timer {
-  cudaEvent_t start{};
-  cudaEvent_t stop{};
-  timer() {
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
-  }
-  ~timer() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  template <class F>
-  double once(F&& fn, cudaStream_t stream) {
-    check(cudaEventRecord(start, stream), "cudaEventRecord");
-    fn();
-    check(cudaEventRecord(stop, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    return ms * 1000.0;
-  }
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 == 1 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
 template <class T>
 std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
   const std::uint64_t n = std::uint64_t{1} << log_n;
@@ -142,7 +96,7 @@ std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
   T* out = nullptr;
   check(cudaMalloc(&x, n * sizeof(T)), "cudaMalloc input");
   check(cudaMalloc(&out, 4 * sizeof(T)), "cudaMalloc output");
-  fill_uniform<T><<<1024, 256, 0, stream>>>(x, n);
+  fill<T><<<1024, 256, 0, stream>>>(x, n, 0);
   check(cudaGetLastError(), "fill");
 
   std::size_t cub_bytes = 0;
@@ -159,12 +113,12 @@ std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
     detred::cuda::sum_async(std::span<const T>(x, n), out + 2, ws, detred::mode::compensated, stream);
   };
 
-  timer t;
+  event_timer t;
   std::vector<double> times[3];
   for (int r = 0; r < o.warmup + o.rounds; ++r) {
-    const double a = t.once(cub_sum, stream);
-    const double b = t.once(tree, stream);
-    const double c = t.once(comp, stream);
+    const double a = t.us(cub_sum, stream);
+    const double b = t.us(tree, stream);
+    const double c = t.us(comp, stream);
     if (r >= o.warmup) {
       times[0].push_back(a);
       times[1].push_back(b);
@@ -221,7 +175,7 @@ std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
           auto fn = [&] { detred::cuda::detail::enqueue_sum(x, n, mode, plan, partials, out + 3, stream); };
           std::vector<double> ts;
           for (int r = 0; r < o.warmup + o.rounds / 2; ++r) {
-            const double us = t.once(fn, stream);
+            const double us = t.us(fn, stream);
             if (r >= o.warmup) ts.push_back(us);
           }
           std::printf("  sweep %s 2^%d %-11s warps/block %2u leaves/warp %u: %8.1f us %7.0f GB/s\n", type, log_n,

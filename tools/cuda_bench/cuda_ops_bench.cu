@@ -18,76 +18,11 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "detred/detred.hpp"
+#include "device_bench.cuh"
 
 namespace {
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    std::fprintf(stderr, "detred-cuda-ops-bench: %s: %s\n", what, cudaGetErrorString(status));
-    std::exit(2);
-  }
-}
-void check(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    std::fprintf(stderr, "detred-cuda-ops-bench: %s: cuBLAS status %d\n", what, static_cast<int>(status));
-    std::exit(2);
-  }
-}
-
-/// Values in [-1, 1) from a hash of the index (and a seed): the same data every run.
-template <class T>
-__global__ void fill(T* x, std::uint64_t n, std::uint64_t seed) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    std::uint64_t z = i + seed * 0x632be59bd9b4e019ULL + 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    if constexpr (std::is_integral_v<T>) {
-      x[i] = static_cast<T>(static_cast<std::int64_t>(z % 2001) - 1000);
-    } else {
-      x[i] = static_cast<T>(static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);
-    }
-  }
-}
-
-template <class T>
-T* device_data(std::uint64_t n, std::uint64_t seed, cudaStream_t stream) {
-  T* p = nullptr;
-  check(cudaMalloc(&p, n * sizeof(T)), "cudaMalloc");
-  fill<T><<<1024, 256, 0, stream>>>(p, n, seed);
-  check(cudaStreamSynchronize(stream), "fill");
-  return p;
-}
-
-template <class T>
-std::vector<T> host_copy(const T* d, std::uint64_t n) {
-  std::vector<T> h(n);
-  check(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), "copy back");
-  return h;
-}
-
-struct events {
-  cudaEvent_t a{}, b{};
-  events() {
-    check(cudaEventCreate(&a), "event");
-    check(cudaEventCreate(&b), "event");
-  }
-  double us(const std::function<void()>& f, cudaStream_t s) {
-    check(cudaEventRecord(a, s), "record");
-    f();
-    check(cudaEventRecord(b, s), "record");
-    check(cudaEventSynchronize(b), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, a, b), "elapsed");
-    return ms * 1000.0;
-  }
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 == 1 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
+using namespace detred::cuda_bench;
 
 int rounds = 100;
 bool all_bits_ok = true;
@@ -96,19 +31,8 @@ bool all_bits_ok = true;
 void row(const char* op, const char* type, int log_n, double bytes, const std::function<void()>& ours,
          const char* baseline_name, const std::function<void()>& baseline, double target, bool bits_ok,
          cudaStream_t s) {
-  events e;
-  std::vector<double> t_ours, t_base, ratio;
-  for (int r = 0; r < rounds + 10; ++r) {
-    const double a = (r % 2 == 0) ? e.us(ours, s) : 0;
-    const double b = e.us(baseline, s);
-    const double c = (r % 2 == 1) ? e.us(ours, s) : a;
-    if (r >= 10) {
-      t_ours.push_back(c);
-      t_base.push_back(b);
-      ratio.push_back(b / c);
-    }
-  }
-  const double mo = median(t_ours), mb = median(t_base), q = median(ratio);
+  const paired_times t = time_paired(ours, baseline, rounds, s);
+  const double mo = t.ours_us, mb = t.baseline_us, q = t.ratio;
   const char* verdict = target == 0 ? "(measured)" : (q >= target ? "PASS" : "MISS");
   std::printf("%-18s %-6s 2^%-3d %9.1f %8.0f  %-26s %9.1f %8.0f %7.3f  %-6s %-10s %s\n", op, type, log_n, mo,
               bytes / (mo * 1e-6) / 1e9, baseline_name, mb, bytes / (mb * 1e-6) / 1e9, q,
@@ -122,18 +46,6 @@ template <class R>
 bool same(const R& a, const R& b) {
   return std::memcmp(&a, &b, sizeof(R)) == 0;
 }
-
-/// Temporary storage for a CUB call, sized by a first call with no storage.
-struct cub_storage {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  template <class F>
-  explicit cub_storage(F size_query) {
-    size_query(static_cast<void*>(nullptr), bytes);
-    check(cudaMalloc(&p, bytes == 0 ? 1 : bytes), "cub temp");
-  }
-  ~cub_storage() { cudaFree(p); }
-};
 
 void doubles(int log_n, cudaStream_t s, cublasHandle_t blas) {
   using T = double;
