@@ -3,6 +3,7 @@
 // is reduced by reduce<Op> with all of them.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <tuple>
 
 #include <omp.h>
@@ -69,7 +70,8 @@ void reduce_strided_lines(const order::operands<Op>& x, std::uint64_t length, st
   for (std::uint64_t c = 0; c < chunks; ++c) {
     const std::uint64_t first = std::min(count, units * c / chunks * quantum);
     const std::uint64_t last = std::min(count, units * (c + 1) / chunks * quantum);
-    kernel(x, length, stride, first, last, results);
+    const std::unique_ptr<unsigned char[]> scratch(new unsigned char[strided_scratch_bytes]);
+    kernel(x, length, stride, first, last, results, scratch.get(), strided_scratch_bytes);
   }
 }
 

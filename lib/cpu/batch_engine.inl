@@ -39,23 +39,44 @@ std::uint64_t first_match_strided(const order::operands<Op>& line, std::uint64_t
   return i;
 }
 
+/// Aligns p up to `a` bytes.
+inline unsigned char* align_up(unsigned char* p, std::uint64_t a) {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  return p + ((a - at % a) % a);
+}
+
+/// Bytes of scratch a panel of `blocks` values of V needs: its lane states, a lane tree, a leaf-tree stack per line,
+/// each 64-byte aligned.
+template <class Op, class V, order::leaf_shape shape>
+constexpr std::uint64_t panel_bytes(std::uint64_t blocks) {
+  using S = typename Op::template state_of<V>;
+  constexpr std::uint64_t per_value = sizeof(V) / sizeof(typename Op::value);
+  return (blocks + 1) * shape.lanes * sizeof(S) + blocks * per_value * sizeof(order::subtree_stack<Op>) + 3 * 64;
+}
+
 /// One panel of strided lines: `blocks` values of V side by side (V a register of VL lanes, or a scalar for lines
-/// left over), lines [line0, line0 + blocks * lanes of V).
+/// left over), lines [line0, line0 + blocks * lanes of V). `scratch` holds panel_bytes(blocks). (The kernels allocate
+/// nothing: a standard container instantiated here would be a weak symbol shared with the other instruction sets'
+/// objects, and the linker may keep any one of them.)
 template <class Op, class V, order::leaf_shape shape>
 void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint64_t stride, std::uint64_t line0,
-                   std::uint64_t blocks, typename Op::result* results) {
+                   std::uint64_t blocks, typename Op::result* results, unsigned char* scratch) {
   using T = typename Op::value;
   using S = typename Op::template state_of<V>;
-  using N = order::node_of<Op>;
   constexpr std::uint64_t W = shape.lanes;
   constexpr std::uint64_t L = shape.leaf_size;
   constexpr std::uint64_t per_value = sizeof(V) / sizeof(T);
   const std::uint64_t width = blocks * per_value;
   const std::uint64_t leaves = order::leaf_count(shape, length);
 
-  // lanes[b * W + l]: lane l of the leaf for block b. nodes[c * leaves + f]: leaf f of line line0 + c.
-  std::vector<S> lanes(blocks * W);
-  std::vector<N> nodes(width * leaves);
+  // lanes[l * blocks + b]: lane l of the leaf for block b, the blocks of one lane side by side (a lane's states for
+  // the whole panel are one contiguous run, which a row's loads walk in order); tree: one block's lanes for the lane
+  // tree; stacks[c]: the leaf tree of line line0 + c.
+  auto* const lanes = reinterpret_cast<S*>(align_up(scratch, 64));
+  auto* const tree = reinterpret_cast<S*>(align_up(reinterpret_cast<unsigned char*>(lanes + blocks * W), 64));
+  auto* const stacks =
+      reinterpret_cast<order::subtree_stack<Op>*>(align_up(reinterpret_cast<unsigned char*>(tree + W), 64));
+  for (std::uint64_t c = 0; c < width; ++c) new (&stacks[c]) order::subtree_stack<Op>();
   const auto take = [&](const S& s, std::uint64_t offset, bool later) -> S {
     if constexpr (per_value == 1) {
       if constexpr (Op::arity == 1) {
@@ -79,60 +100,62 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
   for (std::uint64_t f = 0; f < leaves; ++f) {
     const std::uint64_t r0 = f * L;
     const std::uint64_t count = length - r0 < L ? length - r0 : L;
-    for (S& s : lanes) s = Op::template identity<V>();
+    for (std::uint64_t i = 0; i < blocks * W; ++i) lanes[i] = Op::template identity<V>();
     // Lane by lane, so that a lane's states stay in L1 while its rows stream in; each row of the panel is one
     // contiguous read.
     for (std::uint64_t l = 0; l < W && l < count; ++l) {
+      S* const lane = &lanes[l * blocks];
       for (std::uint64_t i = r0 + l; i < r0 + count; i += W) {
         const std::uint64_t row = i * stride + line0;
         const bool later = i != r0 + l;
-        for (std::uint64_t b = 0; b < blocks; ++b)
-          lanes[b * W + l] = take(lanes[b * W + l], row + b * per_value, later);
+        for (std::uint64_t b = 0; b < blocks; ++b) lane[b] = take(lane[b], row + b * per_value, later);
       }
     }
     for (std::uint64_t b = 0; b < blocks; ++b) {
-      order::fold_lanes<Op>(&lanes[b * W], W);
+      for (std::uint64_t l = 0; l < W; ++l) tree[l] = lanes[l * blocks + b];
+      order::fold_lanes<Op>(tree, W);
       for (std::uint64_t j = 0; j < per_value; ++j) {
         typename Op::state root;
         if constexpr (per_value == 1) {
-          root = lanes[b * W];
+          root = tree[0];
         } else {
-          root = get_lane<Op, sizeof(V)>(lanes[b * W], j);
+          root = get_lane<Op, sizeof(V)>(tree[0], j);
         }
         const std::uint64_t c = b * per_value + j;
         if constexpr (order::locates_element<Op>) {
           order::operands<Op> line = x.advanced(line0 + c);
           line.first = 0;
-          nodes[c * leaves + f] = order::to_node<Op>(root, first_match_strided<Op>(line, stride, r0, count, root));
+          stacks[c].push(order::to_node<Op>(root, first_match_strided<Op>(line, stride, r0, count, root)), 1);
         } else {
-          nodes[c * leaves + f] = order::to_node<Op>(root, 0);
+          stacks[c].push(order::to_node<Op>(root, 0), 1);
         }
       }
     }
   }
-  for (std::uint64_t c = 0; c < width; ++c) {
-    order::subtree_stack<Op> tree;
-    for (std::uint64_t f = 0; f < leaves; ++f) tree.push(nodes[c * leaves + f], 1);
-    results[line0 + c] = Op::finalize(tree.root());
-  }
+  for (std::uint64_t c = 0; c < width; ++c) results[line0 + c] = Op::finalize(stacks[c].root());
 }
 
 /// Lines [first, last) whose elements are `stride` apart: line t is x[t], x[t + stride], ... (`length` elements).
+/// `scratch` holds `scratch_bytes` (at least strided_scratch_bytes): panels as wide as it allows, up to about
+/// 256 KiB of lane states (half of L2), so that each row read is several cache lines.
 template <class Op, order::leaf_shape shape = order::shape_of<typename Op::value>>
 void strided_lines(order::operands<Op> x, std::uint64_t length, std::uint64_t stride, std::uint64_t first,
-                   std::uint64_t last, typename Op::result* results) {
+                   std::uint64_t last, typename Op::result* results, void* scratch, std::uint64_t scratch_bytes) {
   using T = typename Op::value;
   using S = typename Op::template state_of<vec<T>>;
   constexpr std::uint64_t VL = vector_lanes<T>;
-  // A panel's lane states take about 256 KiB (half of L2): wide enough that each row read is several cache lines.
   constexpr std::uint64_t budget = std::uint64_t{256} << 10;
-  constexpr std::uint64_t fit = budget / (shape.lanes * sizeof(S));
-  constexpr std::uint64_t panel_blocks = fit > 0 ? fit : 1;
+  std::uint64_t panel_blocks = 1;
+  while (2 * panel_blocks * shape.lanes * sizeof(S) <= budget &&
+         panel_bytes<Op, vec<T>, shape>(2 * panel_blocks) <= scratch_bytes) {
+    panel_blocks *= 2;
+  }
+  auto* const memory = static_cast<unsigned char*>(scratch);
   std::uint64_t t = first;
   while (last - t >= VL) {
     const std::uint64_t blocks = (last - t) / VL < panel_blocks ? (last - t) / VL : panel_blocks;
-    strided_panel<Op, vec<T>, shape>(x, length, stride, t, blocks, results);
+    strided_panel<Op, vec<T>, shape>(x, length, stride, t, blocks, results, memory);
     t += blocks * VL;
   }
-  if (t < last) strided_panel<Op, T, shape>(x, length, stride, t, last - t, results);
+  if (t < last) strided_panel<Op, T, shape>(x, length, stride, t, last - t, results, memory);
 }

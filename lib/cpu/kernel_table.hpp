@@ -26,10 +26,15 @@ using lines_fn = void (*)(order::operands<Op> x, const line_set& lines, std::uin
                           std::uint64_t longest, typename Op::result* results);
 
 /// results[t] = Op over the line x[t], x[t + stride], ..., x[t + (length - 1) * stride], for t in [first, last)
-/// (the columns of a row-major matrix, the rows of a column-major one).
+/// (the columns of a row-major matrix, the rows of a column-major one). `scratch` holds strided_scratch_bytes.
 template <class Op>
 using strided_lines_fn = void (*)(order::operands<Op> x, std::uint64_t length, std::uint64_t stride,
-                                  std::uint64_t first, std::uint64_t last, typename Op::result* results);
+                                  std::uint64_t first, std::uint64_t last, typename Op::result* results, void* scratch,
+                                  std::uint64_t scratch_bytes);
+
+/// Scratch memory the strided kernel takes per call (the kernels allocate nothing): enough for the widest panel of
+/// any instruction set and operator.
+inline constexpr std::uint64_t strided_scratch_bytes = std::uint64_t{2} << 20;
 
 template <class Op>
 struct kernel_entry {

@@ -2,7 +2,7 @@
 #define DETRED_ORDER_ABI avx512
 #include <cstdint>
 #include <cstring>
-#include <vector>
+#include <new>
 
 #include "detred/order.hpp"
 #include "kernel_table.hpp"

@@ -6,7 +6,7 @@
 #define DETRED_ORDER_ABI neon
 #include <cstdint>
 #include <cstring>
-#include <vector>
+#include <new>
 
 #include "detred/order.hpp"
 #include "kernel_table.hpp"

@@ -1,6 +1,6 @@
 // The CPU engine: one leaf, and aligned runs of leaves, of the canonical order for any reduction operator, written
 // once and compiled once per instruction set (kernels_<isa>.cpp). The includer, inside a namespace of its own and
-// after defining DETRED_ORDER_ABI and including <cstdint>, <cstring>, <vector> and "detred/order.hpp", defines:
+// after defining DETRED_ORDER_ABI and including <cstdint>, <cstring>, <new> and "detred/order.hpp", defines:
 //   inline constexpr std::uint64_t vector_bytes          bytes per vector register (16, 32 or 64)
 //   inline constexpr std::uint64_t accumulator_vectors   vector registers a pass may keep accumulators in
 //

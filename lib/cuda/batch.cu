@@ -1,24 +1,27 @@
 // The batched kernels. Every line (segment, matrix row or column, group of a key) is reduced in its own canonical
 // order, as if it were an array of its own; threads, warps and blocks only decide who computes which subtree.
 //
-// Contiguous lines, in up to three launches:
-//   lines_pass   one warp per line. A short line (at most item_leaves leaves) is computed whole and finalized. A long
-//                one is listed, with a range of work items (runs of item_leaves leaves) reserved for it.
-//   items_pass   one warp per item of the long lines: the root of its run of leaves (an aligned, perfect subtree of
-//                the line's leaf tree, the last one ragged).
-//   fold_items   one thread per long line: its items' roots through the left-perfect leaf tree, then finalize.
-// The list's order depends on which warp got there first; that decides only where a line's items are stored.
+// Contiguous lines, in up to four launches:
+//   lines_pass   a group of G threads per line (G = 8 for a sum of floats: four lines per warp). A line of at most
+//                one leaf is computed whole and finalized. A longer one is listed, with a range of work items (runs
+//                of item_leaves leaves) reserved for it.
+//   list_items   which listed line each item belongs to.
+//   items_pass   one warp per item: the root of its run of leaves (an aligned, perfect subtree of the line's leaf
+//                tree, the last one ragged); a line of one item is finalized here.
+//   fold_items   one warp per line of several items: runs of 32 item roots folded across the warp, then the
+//                left-perfect tree over the runs, then finalize.
+// The list's order depends on which group got there first; that decides only where a line's items are stored.
 //
-// Strided lines (the columns of a row-major matrix): a block takes 32 adjacent lines, one per thread of each warp,
-// so every load of a warp reads 32 adjacent elements of one row. The warps split the lanes of each leaf; the lane
-// tree runs in registers for the levels within a thread and through shared memory for the levels between warps.
+// Strided lines (the columns of a row-major matrix): a block takes one leaf of 32 adjacent lines, one line per
+// thread of each warp, so every load of a warp reads 32 adjacent elements of one row. The warps split the lanes of
+// the leaf; the lane tree runs in registers for the levels within a thread and through shared memory for the levels
+// between warps. A fold kernel takes each line's leaf roots through its leaf tree.
 #include <cstdint>
 #include <string>
 #include <tuple>
 
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include "api/operators.hpp"
 #include "batch_enqueue.hpp"
@@ -28,9 +31,8 @@
 namespace detred::cuda::detail {
 namespace {
 
-/// Leaves per work item: a warp folds up to 32 leaf roots (warp_fold), and 16 leaves (64 KiB of float) per item
-/// keep the per-item overhead small while a line of 2^24 floats still makes 256 items.
-constexpr unsigned item_leaves = 16;
+/// Leaves per work item: small runs, so that a line of a few leaves still spreads over several warps.
+constexpr unsigned item_leaves = 4;
 constexpr unsigned batch_block = 256;
 constexpr unsigned batch_warps = batch_block / warp_size;
 
@@ -74,8 +76,82 @@ __device__ bool rows_aligned(const order::operands<Op>& line) {
   return aligned;
 }
 
+/// Threads per line in lines_pass: each holds k = W / G lanes, as many as fit in 64 bytes of lane states (at least
+/// the warp kernel's 16 bytes of lane values), so that short lines keep few threads idle.
+template <class Op>
+inline constexpr unsigned group_threads = [] {
+  using V = typename Op::value;
+  unsigned k = 1;
+  while (2 * k * sizeof(typename Op::state) <= 64) k *= 2;
+  if (k < lanes_per_thread<V>) k = lanes_per_thread<V>;
+  return static_cast<unsigned>(order::lanes<V> / k);
+}();
+
+/// The root of the lane tree of one leaf x[0..count), count <= L, computed by a group of G threads (t of G) whose
+/// lanes of the warp are `mask`: thread t holds lanes [t * k, t * k + k), so each level h >= k of the halving tree is
+/// a shuffle within the group and the levels below run in thread 0. Valid in t == 0. warp_leaf with G = 32.
+template <class Op, unsigned G>
+__device__ typename Op::state group_leaf(const order::operands<Op>& leaf, std::uint32_t count, unsigned t,
+                                         unsigned mask) {
+  using V = typename Op::value;
+  using S = typename Op::state;
+  constexpr std::uint32_t W = order::lanes<V>;
+  constexpr unsigned k = W / G;
+  S acc[k];
+#pragma unroll
+  for (unsigned s = 0; s < k; ++s) acc[s] = Op::template identity<V>();
+  const order::operands<Op> mine = leaf.advanced(t * k);
+  const std::uint32_t full_rows = count / W;
+  for (std::uint32_t r = 0; r < full_rows; ++r) {
+#pragma unroll
+    for (unsigned s = 0; s < k; ++s) acc[s] = order::accumulate_element<Op>(acc[s], mine, r * W + s);
+  }
+  const std::uint32_t tail = count - full_rows * W;
+#pragma unroll
+  for (unsigned s = 0; s < k; ++s) {
+    if (t * k + s < tail) acc[s] = order::accumulate_element<Op>(acc[s], mine, full_rows * W + s);
+  }
+#pragma unroll
+  for (std::uint32_t h = W / 2; h >= k; h /= 2) {
+#pragma unroll
+    for (unsigned s = 0; s < k; ++s) {
+      acc[s] = Op::combine(
+          acc[s], move_words(acc[s], [mask, h](unsigned word) { return __shfl_down_sync(mask, word, h / k, G); }));
+    }
+  }
+  order::fold_lanes<Op>(acc, k);
+  return acc[0];
+}
+
+/// The node of one leaf computed by a group; valid in t == 0. Operators that locate an element search the leaf
+/// together, G consecutive elements a step.
+template <class Op, unsigned G>
+__device__ order::node_of<Op> group_leaf_node(const order::operands<Op>& leaf, std::uint32_t count, unsigned t,
+                                              unsigned mask) {
+  const typename Op::state lane_root = group_leaf<Op, G>(leaf, count, t, mask);
+  const typename Op::state root =
+      move_words(lane_root, [mask](unsigned word) { return __shfl_sync(mask, word, 0, G); });
+  if constexpr (order::locates_element<Op>) {
+    using V = typename Op::value;
+    std::uint32_t first = count - 1;  // unreachable: the root came from one of the leaf's elements
+    for (std::uint32_t base = 0; base < count; base += G) {
+      const std::uint32_t i = base + t;
+      const bool hit = i < count && Op::matches(root, order::widen<V, typename Op::input>(leaf.element(0, i)));
+      const unsigned hits = __ballot_sync(mask, hit) & mask;
+      if (hits != 0) {
+        first =
+            base + static_cast<std::uint32_t>(__ffs(static_cast<int>(hits >> (__ffs(static_cast<int>(mask)) - 1))) - 1);
+        break;
+      }
+    }
+    return order::to_node<Op>(root, leaf.first + first);
+  } else {
+    return order::to_node<Op>(root, 0);
+  }
+}
+
 /// The root of leaves [first_leaf, first_leaf + leaves) of a line of n elements (leaves <= 32): an aligned
-/// subtree of the line's leaf tree. Valid in lane 0.
+/// subtree of the line's leaf tree, by a whole warp. Valid in lane 0.
 template <class Op>
 __device__ order::node_of<Op> run_root(const order::operands<Op>& line, std::uint64_t n, std::uint64_t first_leaf,
                                        unsigned leaves, unsigned lane) {
@@ -99,17 +175,20 @@ __global__ void __launch_bounds__(batch_block)
     lines_pass(order::operands<Op> x, line_view lines, std::uint64_t count, typename Op::result* __restrict__ results,
                work_counts* __restrict__ work, long_line* __restrict__ long_lines) {
   using V = typename Op::value;
-  const unsigned lane = threadIdx.x % warp_size;
-  const std::uint64_t warps = std::uint64_t{gridDim.x} * batch_warps;
-  for (std::uint64_t k = std::uint64_t{blockIdx.x} * batch_warps + threadIdx.x / warp_size; k < count; k += warps) {
+  constexpr unsigned G = group_threads<Op>;
+  constexpr std::uint64_t groups_per_block = batch_block / G;
+  const unsigned t = threadIdx.x % G;
+  const unsigned mask = G == warp_size ? full_mask : ((1u << G) - 1) << (threadIdx.x % warp_size / G * G);
+  const std::uint64_t groups = std::uint64_t{gridDim.x} * groups_per_block;
+  for (std::uint64_t k = std::uint64_t{blockIdx.x} * groups_per_block + threadIdx.x / G; k < count; k += groups) {
     const std::uint64_t n = lines.size(k);
-    const std::uint64_t leaves = order::leaf_count<V>(n);
-    if (leaves <= item_leaves) {
+    if (n <= order::leaf_size<V>) {
       const order::node_of<Op> root =
           n == 0 ? empty<Op>()
-                 : run_root<Op>(line_operands<Op>(x, lines.start(k)), n, 0, static_cast<unsigned>(leaves), lane);
-      if (lane == 0) results[k] = Op::finalize(root);
-    } else if (lane == 0) {
+                 : group_leaf_node<Op, G>(line_operands<Op>(x, lines.start(k)), static_cast<std::uint32_t>(n), t, mask);
+      if (t == 0) results[k] = Op::finalize(root);
+    } else if (t == 0) {
+      const std::uint64_t leaves = order::leaf_count<V>(n);
       const std::uint64_t items = (leaves + item_leaves - 1) / item_leaves;
       const std::uint64_t slot = atomicAdd(&work->lines, 1ull);
       long_lines[slot] = {k, atomicAdd(&work->items, static_cast<unsigned long long>(items)), items};
@@ -123,8 +202,9 @@ __global__ void __launch_bounds__(batch_block)
                std::uint32_t* __restrict__ item_line) {
   for (std::uint64_t e = blockIdx.x; e < work->lines; e += gridDim.x) {
     const long_line l = long_lines[e];
-    for (std::uint64_t j = threadIdx.x; j < l.items; j += blockDim.x)
+    for (std::uint64_t j = threadIdx.x; j < l.items; j += blockDim.x) {
       item_line[l.first_item + j] = static_cast<std::uint32_t>(e);
+    }
   }
 }
 
@@ -132,7 +212,7 @@ template <class Op>
 __global__ void __launch_bounds__(batch_block)
     items_pass(order::operands<Op> x, line_view lines, const work_counts* __restrict__ work,
                const long_line* __restrict__ long_lines, const std::uint32_t* __restrict__ item_line,
-               order::node_of<Op>* __restrict__ nodes) {
+               order::node_of<Op>* __restrict__ nodes, typename Op::result* __restrict__ results) {
   using V = typename Op::value;
   const unsigned lane = threadIdx.x % warp_size;
   const std::uint64_t warps = std::uint64_t{gridDim.x} * batch_warps;
@@ -144,7 +224,13 @@ __global__ void __launch_bounds__(batch_block)
     const std::uint64_t first_leaf = (i - l.first_item) * item_leaves;
     const auto run = static_cast<unsigned>(leaves - first_leaf < item_leaves ? leaves - first_leaf : item_leaves);
     const order::node_of<Op> root = run_root<Op>(line_operands<Op>(x, lines.start(l.line)), n, first_leaf, run, lane);
-    if (lane == 0) nodes[i] = root;
+    if (lane == 0) {
+      if (l.items == 1) {
+        results[l.line] = Op::finalize(root);
+      } else {
+        nodes[i] = root;
+      }
+    }
   }
 }
 
@@ -153,15 +239,26 @@ __global__ void __launch_bounds__(batch_block)
     fold_items(line_view lines, const work_counts* __restrict__ work, const long_line* __restrict__ long_lines,
                const order::node_of<Op>* __restrict__ nodes, typename Op::result* __restrict__ results) {
   using V = typename Op::value;
-  for (std::uint64_t e = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < work->lines;
-       e += std::uint64_t{gridDim.x} * blockDim.x) {
+  using N = order::node_of<Op>;
+  const unsigned lane = threadIdx.x % warp_size;
+  const std::uint64_t warps = std::uint64_t{gridDim.x} * batch_warps;
+  for (std::uint64_t e = std::uint64_t{blockIdx.x} * batch_warps + threadIdx.x / warp_size; e < work->lines;
+       e += warps) {
     const long_line l = long_lines[e];
+    if (l.items == 1) continue;
     const std::uint64_t leaves = order::leaf_count<V>(lines.size(l.line));
+    // Runs of 32 items are aligned perfect subtrees of 32 * item_leaves leaves (the last one ragged).
     order::subtree_stack<Op> tree;
-    for (std::uint64_t j = 0; j < l.items; ++j) {
-      tree.push(nodes[l.first_item + j], j + 1 < l.items ? item_leaves : leaves - j * item_leaves);
+    for (std::uint64_t c = 0; c < l.items; c += warp_size) {
+      const auto in_run = static_cast<unsigned>(l.items - c < warp_size ? l.items - c : warp_size);
+      const N mine = lane < in_run ? nodes[l.first_item + c + lane] : empty<Op>();
+      const N run = warp_fold<Op>(mine, in_run, lane);
+      const std::uint64_t run_leaves = leaves - c * item_leaves < std::uint64_t{warp_size} * item_leaves
+                                           ? leaves - c * item_leaves
+                                           : std::uint64_t{warp_size} * item_leaves;
+      if (lane == 0) tree.push(run, run_leaves);
     }
-    results[l.line] = Op::finalize(tree.root());
+    if (lane == 0) results[l.line] = Op::finalize(tree.root());
   }
 }
 
@@ -170,10 +267,12 @@ __global__ void __launch_bounds__(batch_block)
 template <class Op>
 inline constexpr unsigned strided_warps = sizeof(typename Op::state) * 32 * 32 <= (32u << 10) ? 32 : 16;
 
+/// One leaf (blockIdx.y, and every gridDim.y-th after it) of 32 adjacent strided lines (blockIdx.x). A line of one
+/// leaf is finalized here; otherwise the leaf's root goes to nodes[line * leaves + leaf] for fold_strided.
 template <class Op>
 __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
     strided_pass(order::operands<Op> x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
-                 typename Op::result* __restrict__ results) {
+                 order::node_of<Op>* __restrict__ nodes, typename Op::result* __restrict__ results) {
   using V = typename Op::value;
   using S = typename Op::state;
   constexpr unsigned warps = strided_warps<Op>;
@@ -187,20 +286,29 @@ __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
   const std::uint64_t line = std::uint64_t{blockIdx.x} * warp_size + c;
   const bool live = line < count;
   const order::operands<Op> mine = x.advanced(live ? line : 0);
-  order::subtree_stack<Op> tree;
   const std::uint64_t leaves = order::leaf_count<V>(length);
-  for (std::uint64_t f = 0; f < leaves; ++f) {
+  for (std::uint64_t f = blockIdx.y; f < leaves; f += gridDim.y) {
     const std::uint64_t r0 = f * L;
     const std::uint64_t in_leaf = length - r0 < L ? length - r0 : L;
     S acc[k];
 #pragma unroll
     for (unsigned s = 0; s < k; ++s) acc[s] = Op::template identity<V>();
+    if (in_leaf == L && live) {
+      // A full leaf: every lane has L / W elements, no bound to test.
 #pragma unroll 4
-    for (std::uint64_t r = 0; r < L / W; ++r) {
+      for (std::uint64_t r = 0; r < L / W; ++r) {
 #pragma unroll
-      for (unsigned s = 0; s < k; ++s) {
-        const std::uint64_t i = r * W + w + warps * s;
-        if (live && i < in_leaf) acc[s] = order::accumulate_element<Op>(acc[s], mine, (r0 + i) * stride);
+        for (unsigned s = 0; s < k; ++s) {
+          acc[s] = order::accumulate_element<Op>(acc[s], mine, (r0 + r * W + w + warps * s) * stride);
+        }
+      }
+    } else if (live) {
+      for (std::uint64_t r = 0; r * W < in_leaf; ++r) {
+#pragma unroll
+        for (unsigned s = 0; s < k; ++s) {
+          const std::uint64_t i = r * W + w + warps * s;
+          if (i < in_leaf) acc[s] = order::accumulate_element<Op>(acc[s], mine, (r0 + i) * stride);
+        }
       }
     }
     // Levels h >= warps pair slots of one thread; the last log2(warps) levels pair warps.
@@ -216,9 +324,29 @@ __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
       if (w < h) acc[0] = Op::combine(acc[0], exchange[w + h][c]);
       __syncthreads();
     }
-    if (w == 0) tree.push(order::to_node<Op>(acc[0], 0), 1);
+    if (w == 0 && live) {
+      const order::node_of<Op> root = order::to_node<Op>(acc[0], 0);
+      if (leaves == 1) {
+        results[line] = Op::finalize(root);
+      } else {
+        nodes[line * leaves + f] = root;
+      }
+    }
   }
-  if (w == 0 && live) results[line] = Op::finalize(tree.root());
+}
+
+/// Each strided line of several leaves: its leaf roots through the left-perfect leaf tree (no leaf: the empty
+/// node's result).
+template <class Op>
+__global__ void __launch_bounds__(batch_block)
+    fold_strided(std::uint64_t leaves, std::uint64_t count, const order::node_of<Op>* __restrict__ nodes,
+                 typename Op::result* __restrict__ results) {
+  for (std::uint64_t line = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; line < count;
+       line += std::uint64_t{gridDim.x} * blockDim.x) {
+    order::subtree_stack<Op> tree;
+    for (std::uint64_t f = 0; f < leaves; ++f) tree.push(nodes[line * leaves + f], 1);
+    results[line] = Op::finalize(tree.root());
+  }
 }
 
 /// Grid of the grid-stride passes: enough resident warps to cover the memory latency of every SM.
@@ -260,40 +388,37 @@ void enqueue_lines(const order::operands<Op>& x, std::uint64_t extent, const dev
   using N = order::node_of<Op>;
   if (count == 0) return;
   if (count > 0xffffffffull) throw error("CUDA batch: more than 2^32 - 1 lines");
-  // Bounds on the long lines (each longer than item_leaves leaves) and on their items.
-  const std::uint64_t long_cap = extent / (item_leaves * order::leaf_size<V>)+1;
-  const std::uint64_t item_cap = 3 * long_cap + 4;
+  // Bounds on the long lines (each longer than a leaf) and on their items.
+  const std::uint64_t long_cap = extent / order::leaf_size<V> + 1;
+  const std::uint64_t item_cap = extent / (item_leaves * order::leaf_size<V>)+long_cap + 4;
   const std::uint64_t bytes_work = 64;
   const std::uint64_t bytes_lines = long_cap * sizeof(long_line);
   const std::uint64_t bytes_items = item_cap * sizeof(std::uint32_t);
-  const std::uint64_t bytes_nodes = item_cap * sizeof(N);
-  const scratch memory(bytes_work + bytes_lines + bytes_items + bytes_nodes + 64, stream);
+  const std::uint64_t nodes_at = (bytes_work + bytes_lines + bytes_items + 15) / 16 * 16;  // 16-byte aligned nodes
+  const scratch memory(nodes_at + item_cap * sizeof(N), stream);
   char* const base = memory.as<char>();
   auto* const work = reinterpret_cast<work_counts*>(base);
   auto* const long_lines = reinterpret_cast<long_line*>(base + bytes_work);
   auto* const item_line = reinterpret_cast<std::uint32_t*>(base + bytes_work + bytes_lines);
-  // Nodes aligned to 16 bytes (they may hold 128-bit integers).
-  const std::uint64_t nodes_at = (bytes_work + bytes_lines + bytes_items + 15) / 16 * 16;
   auto* const nodes = reinterpret_cast<N*>(base + nodes_at);
   check(cudaMemsetAsync(work, 0, sizeof(work_counts), stream), "cudaMemsetAsync (batch counters)");
 
   const line_view view{lines.offsets, lines.stride, lines.length};
-  const unsigned grid = resident_blocks();
-  const std::uint64_t line_blocks = (count + batch_warps - 1) / batch_warps;
-  lines_pass<Op><<<static_cast<unsigned>(line_blocks < grid ? line_blocks : grid), batch_block, 0, stream>>>(
+  const std::uint64_t grid = resident_blocks();
+  const auto blocks = [&](std::uint64_t needed) { return static_cast<unsigned>(needed < grid ? needed : grid); };
+  constexpr std::uint64_t lines_per_block = batch_block / group_threads<Op>;
+  lines_pass<Op><<<blocks((count + lines_per_block - 1) / lines_per_block), batch_block, 0, stream>>>(
       x, view, count, results, work, long_lines);
   check(cudaGetLastError(), "batch lines pass launch");
-  // Without a long line these find nothing to do; their grids are sized by the bounds, not by a count read back.
-  const std::uint64_t cap_blocks = (long_cap + batch_block - 1) / batch_block;
-  list_items<<<static_cast<unsigned>(long_cap < grid ? long_cap : grid), batch_block, 0, stream>>>(work, long_lines,
-                                                                                                   item_line);
+  // Without a long line the passes below find nothing to do: their grids come from the bounds, not from a count
+  // read back (which would wait for the device).
+  list_items<<<blocks(long_cap), batch_block, 0, stream>>>(work, long_lines, item_line);
   check(cudaGetLastError(), "batch item listing launch");
-  const std::uint64_t item_blocks = (item_cap + batch_warps - 1) / batch_warps;
-  items_pass<Op><<<static_cast<unsigned>(item_blocks < grid ? item_blocks : grid), batch_block, 0, stream>>>(
-      x, view, work, long_lines, item_line, nodes);
+  items_pass<Op><<<blocks((item_cap + batch_warps - 1) / batch_warps), batch_block, 0, stream>>>(
+      x, view, work, long_lines, item_line, nodes, results);
   check(cudaGetLastError(), "batch items pass launch");
-  fold_items<Op><<<static_cast<unsigned>(cap_blocks < grid ? cap_blocks : grid), batch_block, 0, stream>>>(
-      view, work, long_lines, nodes, results);
+  fold_items<Op><<<blocks((long_cap + batch_warps - 1) / batch_warps), batch_block, 0, stream>>>(view, work, long_lines,
+                                                                                                 nodes, results);
   check(cudaGetLastError(), "batch fold launch");
 }
 
@@ -303,28 +428,60 @@ void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, s
   if constexpr (order::locates_element<Op>) {
     throw error("CUDA batch: argmin and argmax along a strided axis are not available");
   } else {
+    using N = order::node_of<Op>;
     if (count == 0) return;
-    const std::uint64_t blocks = (count + warp_size - 1) / warp_size;
-    if (blocks > 0x7fffffffull) throw error("CUDA batch: too many lines");
-    strided_pass<Op><<<static_cast<unsigned>(blocks), strided_warps<Op> * warp_size, 0, stream>>>(x, length, stride,
-                                                                                                  count, results);
+    const std::uint64_t tiles = (count + warp_size - 1) / warp_size;
+    if (tiles > 0x7fffffffull) throw error("CUDA batch: too many lines");
+    const std::uint64_t leaves = order::leaf_count<typename Op::value>(length);
+    const std::uint64_t fold_blocks = (count + batch_block - 1) / batch_block;
+    const auto fold_grid = static_cast<unsigned>(fold_blocks < 65535 ? fold_blocks : 65535);
+    if (leaves == 0) {
+      fold_strided<Op><<<fold_grid, batch_block, 0, stream>>>(0, count, nullptr, results);
+      check(cudaGetLastError(), "batch strided fold launch");
+      return;
+    }
+    // A block per (32 lines, leaf): enough blocks for every SM even when the lines are few and long. A line of one
+    // leaf is finalized by the leaf pass itself.
+    const scratch nodes(leaves > 1 ? count * leaves * sizeof(N) : 0, stream);
+    const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(leaves < 65535 ? leaves : 65535));
+    strided_pass<Op>
+        <<<grid, strided_warps<Op> * warp_size, 0, stream>>>(x, length, stride, count, nodes.as<N>(), results);
     check(cudaGetLastError(), "batch strided pass launch");
+    if (leaves > 1) {
+      fold_strided<Op><<<fold_grid, batch_block, 0, stream>>>(leaves, count, nodes.as<N>(), results);
+      check(cudaGetLastError(), "batch strided fold launch");
+    }
   }
 }
 
 namespace {
 
-/// Counts each key's values; the first key out of range is recorded (atomicMin of its index) and not counted.
-__global__ void count_keys(const std::uint32_t* __restrict__ keys, std::uint64_t n, std::uint64_t bins,
-                           unsigned long long* __restrict__ counts, unsigned long long* __restrict__ first_bad) {
+/// Records the index of the first key that is not a bin (atomicMin; valid keys touch nothing, so hot bins cost no
+/// contention).
+__global__ void check_keys(const std::uint32_t* __restrict__ keys, std::uint64_t n, std::uint64_t bins,
+                           unsigned long long* __restrict__ first_bad) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t key = keys[i];
-    if (key < bins) {
-      atomicAdd(&counts[key], 1ull);
-    } else {
-      atomicMin(first_bad, static_cast<unsigned long long>(i));
+    if (keys[i] >= bins) atomicMin(first_bad, static_cast<unsigned long long>(i));
+  }
+}
+
+/// offsets[b] = the first position of key b or above among the sorted keys (b <= bins): the groups' segments.
+__global__ void group_offsets(const std::uint32_t* __restrict__ sorted_keys, std::uint64_t n, std::uint64_t bins,
+                              std::uint64_t* __restrict__ offsets) {
+  for (std::uint64_t b = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; b <= bins;
+       b += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint64_t low = 0;
+    std::uint64_t high = n;
+    while (low < high) {
+      const std::uint64_t mid = low + (high - low) / 2;
+      if (sorted_keys[mid] < b) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
     }
+    offsets[b] = low;
   }
 }
 
@@ -338,35 +495,31 @@ std::uint64_t reduce_by_key(const typename Op::input* values, const std::uint32_
   if (n > 0x7fffffffull) throw error("CUDA sum_by_key: more than 2^31 - 1 values");
   int bits = 1;
   while (bits < 32 && (std::uint64_t{1} << bits) < bins) ++bits;
-  // Counts (bins + 1, the last one zero, so that the exclusive scan ends with the total), offsets, the sorted keys
-  // and values, and the first bad index.
-  const scratch counts(sizeof(unsigned long long) * (bins + 1) * 2 + 16, stream);
-  auto* const count = counts.as<unsigned long long>();
-  auto* const offsets = count + bins + 1;
-  auto* const first_bad = offsets + bins + 1;
-  check(cudaMemsetAsync(count, 0, sizeof(unsigned long long) * (bins + 1), stream), "cudaMemsetAsync (key counts)");
+  const scratch groups(sizeof(std::uint64_t) * (bins + 1) + 16, stream);
+  auto* const offsets = groups.as<std::uint64_t>();
+  auto* const first_bad = reinterpret_cast<unsigned long long*>(offsets + bins + 1);
   check(cudaMemsetAsync(first_bad, 0xff, sizeof(unsigned long long), stream), "cudaMemsetAsync (key check)");
-  count_keys<<<resident_blocks(), batch_block, 0, stream>>>(keys, n, bins, count, first_bad);
-  check(cudaGetLastError(), "key count launch");
+  check_keys<<<resident_blocks(), batch_block, 0, stream>>>(keys, n, bins, first_bad);
+  check(cudaGetLastError(), "key check launch");
 
   const scratch sorted(n * (sizeof(std::uint32_t) + sizeof(T)) + 16, stream);
   auto* const sorted_keys = sorted.as<std::uint32_t>();
   auto* const sorted_values = reinterpret_cast<T*>(sorted.as<char>() + (n * sizeof(std::uint32_t) + 15) / 16 * 16);
-  std::size_t scan_bytes = 0;
   std::size_t sort_bytes = 0;
-  check(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, count, offsets, bins + 1, stream), "cub scan (size)");
   check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys, sorted_keys, values, sorted_values,
                                         static_cast<int>(n), 0, bits, stream),
         "cub radix sort (size)");
-  const scratch temporary(scan_bytes > sort_bytes ? scan_bytes : sort_bytes, stream);
-  check(cub::DeviceScan::ExclusiveSum(temporary.as<void>(), scan_bytes, count, offsets, bins + 1, stream), "cub scan");
-  // A stable sort: each key's values stay in index order.
+  const scratch temporary(sort_bytes, stream);
+  // A stable sort: each key's values stay in index order. Each group's segment is then found by a binary search
+  // of the sorted keys, with no counting (atomics on a few hot bins would serialize).
   check(cub::DeviceRadixSort::SortPairs(temporary.as<void>(), sort_bytes, keys, sorted_keys, values, sorted_values,
                                         static_cast<int>(n), 0, bits, stream),
         "cub radix sort");
-  static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
-  enqueue_lines<Op>(order::operands<Op>{{sorted_values}, 0}, n,
-                    {.offsets = reinterpret_cast<const std::uint64_t*>(offsets)}, bins, results, stream);
+  const std::uint64_t offset_blocks = (bins + batch_block) / batch_block;
+  group_offsets<<<static_cast<unsigned>(offset_blocks < 65535 ? offset_blocks : 65535), batch_block, 0, stream>>>(
+      sorted_keys, n, bins, offsets);
+  check(cudaGetLastError(), "group offsets launch");
+  enqueue_lines<Op>(order::operands<Op>{{sorted_values}, 0}, n, {.offsets = offsets}, bins, results, stream);
   unsigned long long bad = 0;
   check(cudaMemcpyAsync(&bad, first_bad, sizeof bad, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (key check)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (sum_by_key)");

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <utility>
 
 #include "api/operators.hpp"
@@ -17,6 +18,7 @@ namespace detred::bench {
 namespace order_sweep_lanes {
 
 using cpu::kernel_entry;
+using cpu::line_set;
 using cpu::kernel_table_of;
 inline constexpr std::uint64_t vector_bytes = 64;
 inline constexpr std::uint64_t accumulator_vectors = 16;  // as lib/cpu/kernels_avx512.cpp
