@@ -88,8 +88,9 @@ inline constexpr unsigned group_threads = [] {
 }();
 
 /// The root of the lane tree of one leaf x[0..count), count <= L, computed by a group of G threads (t of G) whose
-/// lanes of the warp are `mask`: thread t holds lanes [t * k, t * k + k), so each level h >= k of the halving tree is
-/// a shuffle within the group and the levels below run in thread 0. Valid in t == 0. warp_leaf with G = 32.
+/// lanes of the warp are `mask`. Thread t holds lanes j = t + G * s (slot s), so the group's loads of a row are
+/// contiguous; the levels h >= G of the halving tree pair slots of one thread, the last log2(G) levels are shuffles
+/// within the group. Valid in t == 0.
 template <class Op, unsigned G>
 __device__ typename Op::state group_leaf(const order::operands<Op>& leaf, std::uint32_t count, unsigned t,
                                          unsigned mask) {
@@ -100,26 +101,27 @@ __device__ typename Op::state group_leaf(const order::operands<Op>& leaf, std::u
   S acc[k];
 #pragma unroll
   for (unsigned s = 0; s < k; ++s) acc[s] = Op::template identity<V>();
-  const order::operands<Op> mine = leaf.advanced(t * k);
+  const order::operands<Op> mine = leaf.advanced(t);
   const std::uint32_t full_rows = count / W;
   for (std::uint32_t r = 0; r < full_rows; ++r) {
 #pragma unroll
-    for (unsigned s = 0; s < k; ++s) acc[s] = order::accumulate_element<Op>(acc[s], mine, r * W + s);
+    for (unsigned s = 0; s < k; ++s) acc[s] = order::accumulate_element<Op>(acc[s], mine, r * W + G * s);
   }
   const std::uint32_t tail = count - full_rows * W;
 #pragma unroll
   for (unsigned s = 0; s < k; ++s) {
-    if (t * k + s < tail) acc[s] = order::accumulate_element<Op>(acc[s], mine, full_rows * W + s);
+    if (t + G * s < tail) acc[s] = order::accumulate_element<Op>(acc[s], mine, full_rows * W + G * s);
   }
 #pragma unroll
-  for (std::uint32_t h = W / 2; h >= k; h /= 2) {
+  for (unsigned h = k / 2; h >= 1; h /= 2) {
 #pragma unroll
-    for (unsigned s = 0; s < k; ++s) {
-      acc[s] = Op::combine(
-          acc[s], move_words(acc[s], [mask, h](unsigned word) { return __shfl_down_sync(mask, word, h / k, G); }));
-    }
+    for (unsigned s = 0; s < h; ++s) acc[s] = Op::combine(acc[s], acc[s + h]);
   }
-  order::fold_lanes<Op>(acc, k);
+#pragma unroll
+  for (unsigned h = G / 2; h >= 1; h /= 2) {
+    acc[0] = Op::combine(acc[0],
+                         move_words(acc[0], [mask, h](unsigned word) { return __shfl_down_sync(mask, word, h, G); }));
+  }
   return acc[0];
 }
 
@@ -262,12 +264,22 @@ __global__ void __launch_bounds__(batch_block)
   }
 }
 
-/// Warps per block of the strided kernel: 32 (each thread holds W / 32 lanes) unless the states exchanged between
-/// warps would pass 32 KiB of shared memory.
+/// Lines per thread of the strided kernel: 16 bytes of adjacent elements of a row (4 floats, 2 doubles), so that a
+/// warp reads 512 contiguous bytes of each row; one for wide states (their registers would spill).
 template <class Op>
-inline constexpr unsigned strided_warps = sizeof(typename Op::state) * 32 * 32 <= (32u << 10) ? 32 : 16;
+inline constexpr unsigned strided_columns = sizeof(typename Op::state) <= 16 && Op::arity == 1
+                                                ? 16 / sizeof(typename Op::input)
+                                                : 1;
 
-/// One leaf (blockIdx.y, and every gridDim.y-th after it) of 32 adjacent strided lines (blockIdx.x). A line of one
+/// Warps per block of the strided kernel: 32 (each thread holds W / 32 lanes of each of its lines) unless the states
+/// exchanged between warps would pass 32 KiB of shared memory.
+template <class Op>
+inline constexpr unsigned strided_warps = sizeof(typename Op::state) * strided_columns<Op> * 32 * 32 <= (32u << 10)
+                                              ? 32
+                                              : 16;
+
+/// One leaf (blockIdx.y, and every gridDim.y-th after it) of 32 * C adjacent strided lines (blockIdx.x): thread c of
+/// each warp takes lines [c * C, c * C + C) of the tile, warp w lanes j = w + warps * s of the leaf. A line of one
 /// leaf is finalized here; otherwise the leaf's root goes to nodes[line * leaves + leaf] for fold_strided.
 template <class Op>
 __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
@@ -276,60 +288,85 @@ __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
   using V = typename Op::value;
   using S = typename Op::state;
   constexpr unsigned warps = strided_warps<Op>;
+  constexpr unsigned C = strided_columns<Op>;
   constexpr std::uint64_t W = order::lanes<V>;
   constexpr std::uint64_t L = order::leaf_size<V>;
   constexpr unsigned k = static_cast<unsigned>(W / warps);  // lane j = w + warps * s is slot s of warp w
   static_assert(!order::locates_element<Op>, "strided lines are not located");
-  __shared__ S exchange[warps][warp_size];
+  __shared__ S exchange[warps][warp_size * C];
   const unsigned c = threadIdx.x % warp_size;
   const unsigned w = threadIdx.x / warp_size;
-  const std::uint64_t line = std::uint64_t{blockIdx.x} * warp_size + c;
-  const bool live = line < count;
-  const order::operands<Op> mine = x.advanced(live ? line : 0);
+  const std::uint64_t first_line = (std::uint64_t{blockIdx.x} * warp_size + c) * C;
+  // Whole 16-byte loads when the thread's C lines are all there and every row of them is aligned.
+  const bool whole = C > 1 && first_line + C <= count &&
+                     (reinterpret_cast<std::uintptr_t>(x.data[0] + first_line) % 16 == 0) &&
+                     (stride * sizeof(typename Op::input)) % 16 == 0;
   const std::uint64_t leaves = order::leaf_count<V>(length);
   for (std::uint64_t f = blockIdx.y; f < leaves; f += gridDim.y) {
     const std::uint64_t r0 = f * L;
     const std::uint64_t in_leaf = length - r0 < L ? length - r0 : L;
-    S acc[k];
+    S acc[C][k];
 #pragma unroll
-    for (unsigned s = 0; s < k; ++s) acc[s] = Op::template identity<V>();
-    if (in_leaf == L && live) {
-      // A full leaf: every lane has L / W elements, no bound to test.
+    for (unsigned q = 0; q < C; ++q) {
+#pragma unroll
+      for (unsigned s = 0; s < k; ++s) acc[q][s] = Op::template identity<V>();
+    }
 #pragma unroll 4
-      for (std::uint64_t r = 0; r < L / W; ++r) {
+    for (std::uint64_t r = 0; r * W < in_leaf; ++r) {
 #pragma unroll
-        for (unsigned s = 0; s < k; ++s) {
-          acc[s] = order::accumulate_element<Op>(acc[s], mine, (r0 + r * W + w + warps * s) * stride);
+      for (unsigned s = 0; s < k; ++s) {
+        const std::uint64_t i = r * W + w + warps * s;
+        if (i >= in_leaf) continue;
+        const std::uint64_t at = (r0 + i) * stride + first_line;
+        if constexpr (C > 1) {
+          if (whole) {
+            order::raw_t<typename Op::input> v[C];
+            const uint4 word = __ldg(reinterpret_cast<const uint4*>(x.data[0] + at));
+            memcpy(v, &word, sizeof word);
+#pragma unroll
+            for (unsigned q = 0; q < C; ++q) acc[q][s] = Op::accumulate(acc[q][s], v[q]);
+            continue;
+          }
         }
-      }
-    } else if (live) {
-      for (std::uint64_t r = 0; r * W < in_leaf; ++r) {
 #pragma unroll
-        for (unsigned s = 0; s < k; ++s) {
-          const std::uint64_t i = r * W + w + warps * s;
-          if (i < in_leaf) acc[s] = order::accumulate_element<Op>(acc[s], mine, (r0 + i) * stride);
+        for (unsigned q = 0; q < C; ++q) {
+          if (first_line + q < count) acc[q][s] = order::accumulate_element<Op>(acc[q][s], x, at + q);
         }
       }
     }
     // Levels h >= warps pair slots of one thread; the last log2(warps) levels pair warps.
 #pragma unroll
-    for (unsigned h = k / 2; h >= 1; h /= 2) {
+    for (unsigned q = 0; q < C; ++q) {
 #pragma unroll
-      for (unsigned s = 0; s < h; ++s) acc[s] = Op::combine(acc[s], acc[s + h]);
+      for (unsigned h = k / 2; h >= 1; h /= 2) {
+#pragma unroll
+        for (unsigned s = 0; s < h; ++s) acc[q][s] = Op::combine(acc[q][s], acc[q][s + h]);
+      }
     }
 #pragma unroll
     for (unsigned h = warps / 2; h >= 1; h /= 2) {
-      if (w >= h && w < 2 * h) exchange[w][c] = acc[0];
+      if (w >= h && w < 2 * h) {
+#pragma unroll
+        for (unsigned q = 0; q < C; ++q) exchange[w][c * C + q] = acc[q][0];
+      }
       __syncthreads();
-      if (w < h) acc[0] = Op::combine(acc[0], exchange[w + h][c]);
+      if (w < h) {
+#pragma unroll
+        for (unsigned q = 0; q < C; ++q) acc[q][0] = Op::combine(acc[q][0], exchange[w + h][c * C + q]);
+      }
       __syncthreads();
     }
-    if (w == 0 && live) {
-      const order::node_of<Op> root = order::to_node<Op>(acc[0], 0);
-      if (leaves == 1) {
-        results[line] = Op::finalize(root);
-      } else {
-        nodes[line * leaves + f] = root;
+    if (w == 0) {
+#pragma unroll
+      for (unsigned q = 0; q < C; ++q) {
+        const std::uint64_t line = first_line + q;
+        if (line >= count) break;
+        const order::node_of<Op> root = order::to_node<Op>(acc[q][0], 0);
+        if (leaves == 1) {
+          results[line] = Op::finalize(root);
+        } else {
+          nodes[line * leaves + f] = root;
+        }
       }
     }
   }
@@ -430,7 +467,8 @@ void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, s
   } else {
     using N = order::node_of<Op>;
     if (count == 0) return;
-    const std::uint64_t tiles = (count + warp_size - 1) / warp_size;
+    constexpr std::uint64_t tile = std::uint64_t{warp_size} * strided_columns<Op>;
+    const std::uint64_t tiles = (count + tile - 1) / tile;
     if (tiles > 0x7fffffffull) throw error("CUDA batch: too many lines");
     const std::uint64_t leaves = order::leaf_count<typename Op::value>(length);
     const std::uint64_t fold_blocks = (count + batch_block - 1) / batch_block;
@@ -440,7 +478,7 @@ void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, s
       check(cudaGetLastError(), "batch strided fold launch");
       return;
     }
-    // A block per (32 lines, leaf): enough blocks for every SM even when the lines are few and long. A line of one
+    // A block per (tile of lines, leaf): enough blocks for every SM even when the lines are few and long. A line of one
     // leaf is finalized by the leaf pass itself.
     const scratch nodes(leaves > 1 ? count * leaves * sizeof(N) : 0, stream);
     const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(leaves < 65535 ? leaves : 65535));
