@@ -27,6 +27,7 @@
 #include "batch_enqueue.hpp"
 #include "cuda_check.hpp"
 #include "leaf_pass.cuh"
+#include "workspace_state.hpp"
 
 namespace detred::cuda::detail {
 namespace {
@@ -395,32 +396,32 @@ unsigned resident_blocks() {
   return static_cast<unsigned>(sms) * 8;
 }
 
-/// Stream-ordered device memory of one call, freed (in stream order) when it goes out of scope.
-class scratch {
- public:
-  scratch(std::uint64_t bytes, stream_t stream) : stream_(stream) {
-    if (bytes > 0) check(cudaMallocAsync(&p_, bytes, stream), "cudaMallocAsync (batch scratch)");
-  }
-  ~scratch() {
-    if (p_ != nullptr) static_cast<void>(cudaFreeAsync(p_, stream_));
-  }
-  scratch(const scratch&) = delete;
-  scratch& operator=(const scratch&) = delete;
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(p_);
-  }
+/// Rounds up to 256 bytes, the alignment of every region carved from a call's scratch.
+constexpr std::uint64_t aligned(std::uint64_t bytes) { return (bytes + 255) / 256 * 256; }
 
- private:
-  void* p_ = nullptr;
-  stream_t stream_;
-};
+/// The workspace's partial buffer, grown (in stream order) to `bytes`: the scratch of one batched call. A workspace
+/// serves one call at a time, so reusing its buffer allocates nothing once it is large enough.
+char* reserve_scratch(workspace& ws, std::uint64_t bytes, stream_t stream) {
+  workspace_access::state& s = workspace_access::of(ws);
+  s.reserve_partials(bytes, stream);
+  return static_cast<char*>(s.partials);
+}
 
-}  // namespace
-
+/// Bytes of scratch enqueue_lines takes for operands of `extent` elements: the long-line list, the item map and
+/// the item roots, for at most as many long lines and items as such operands can hold.
 template <class Op>
-void enqueue_lines(const order::operands<Op>& x, std::uint64_t extent, const device_lines& lines, std::uint64_t count,
-                   typename Op::result* results, stream_t stream) {
+std::uint64_t lines_scratch_bytes(std::uint64_t extent) {
+  using V = typename Op::value;
+  const std::uint64_t long_cap = extent / order::leaf_size<V> + 1;
+  const std::uint64_t item_cap = extent / (item_leaves * order::leaf_size<V>)+long_cap + 4;
+  return aligned(sizeof(work_counts)) + aligned(long_cap * sizeof(long_line)) +
+         aligned(item_cap * sizeof(std::uint32_t)) + aligned(item_cap * sizeof(order::node_of<Op>));
+}
+
+/// enqueue_lines with its scratch given (lines_scratch_bytes<Op>(extent) bytes at `scratch`).
+template <class Op>
+void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const device_lines& lines,
+                      std::uint64_t count, typename Op::result* results, char* scratch, stream_t stream) {
   using V = typename Op::value;
   using N = order::node_of<Op>;
   if (count == 0) return;
@@ -428,18 +429,13 @@ void enqueue_lines(const order::operands<Op>& x, std::uint64_t extent, const dev
   // Bounds on the long lines (each longer than a leaf) and on their items.
   const std::uint64_t long_cap = extent / order::leaf_size<V> + 1;
   const std::uint64_t item_cap = extent / (item_leaves * order::leaf_size<V>)+long_cap + 4;
-  const std::uint64_t bytes_work = 64;
-  const std::uint64_t bytes_lines = long_cap * sizeof(long_line);
-  const std::uint64_t bytes_items = item_cap * sizeof(std::uint32_t);
-  const std::uint64_t nodes_at = (bytes_work + bytes_lines + bytes_items + 15) / 16 * 16;  // 16-byte aligned nodes
-  const scratch memory(nodes_at + item_cap * sizeof(N), stream);
-  char* const base = memory.as<char>();
-  auto* const work = reinterpret_cast<work_counts*>(base);
-  auto* const long_lines = reinterpret_cast<long_line*>(base + bytes_work);
-  auto* const item_line = reinterpret_cast<std::uint32_t*>(base + bytes_work + bytes_lines);
-  auto* const nodes = reinterpret_cast<N*>(base + nodes_at);
+  auto* const work = reinterpret_cast<work_counts*>(scratch);
+  auto* const long_lines = reinterpret_cast<long_line*>(scratch + aligned(sizeof(work_counts)));
+  auto* const item_line =
+      reinterpret_cast<std::uint32_t*>(reinterpret_cast<char*>(long_lines) + aligned(long_cap * sizeof(long_line)));
+  auto* const nodes =
+      reinterpret_cast<N*>(reinterpret_cast<char*>(item_line) + aligned(item_cap * sizeof(std::uint32_t)));
   check(cudaMemsetAsync(work, 0, sizeof(work_counts), stream), "cudaMemsetAsync (batch counters)");
-
   const line_view view{lines.offsets, lines.stride, lines.length};
   const std::uint64_t grid = resident_blocks();
   const auto blocks = [&](std::uint64_t needed) { return static_cast<unsigned>(needed < grid ? needed : grid); };
@@ -459,9 +455,19 @@ void enqueue_lines(const order::operands<Op>& x, std::uint64_t extent, const dev
   check(cudaGetLastError(), "batch fold launch");
 }
 
+}  // namespace
+
+template <class Op>
+void enqueue_lines(const order::operands<Op>& x, std::uint64_t extent, const device_lines& lines, std::uint64_t count,
+                   typename Op::result* results, workspace& ws, stream_t stream) {
+  if (count == 0) return;
+  enqueue_lines_in<Op>(x, extent, lines, count, results, reserve_scratch(ws, lines_scratch_bytes<Op>(extent), stream),
+                       stream);
+}
+
 template <class Op>
 void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, std::uint64_t stride,
-                           std::uint64_t count, typename Op::result* results, stream_t stream) {
+                           std::uint64_t count, typename Op::result* results, workspace& ws, stream_t stream) {
   if constexpr (order::locates_element<Op>) {
     throw error("CUDA batch: argmin and argmax along a strided axis are not available");
   } else {
@@ -480,13 +486,13 @@ void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, s
     }
     // A block per (tile of lines, leaf): enough blocks for every SM even when the lines are few and long. A line of one
     // leaf is finalized by the leaf pass itself.
-    const scratch nodes(leaves > 1 ? count * leaves * sizeof(N) : 0, stream);
+    N* const nodes =
+        leaves > 1 ? reinterpret_cast<N*>(reserve_scratch(ws, count * leaves * sizeof(N), stream)) : nullptr;
     const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(leaves < 65535 ? leaves : 65535));
-    strided_pass<Op>
-        <<<grid, strided_warps<Op> * warp_size, 0, stream>>>(x, length, stride, count, nodes.as<N>(), results);
+    strided_pass<Op><<<grid, strided_warps<Op> * warp_size, 0, stream>>>(x, length, stride, count, nodes, results);
     check(cudaGetLastError(), "batch strided pass launch");
     if (leaves > 1) {
-      fold_strided<Op><<<fold_grid, batch_block, 0, stream>>>(leaves, count, nodes.as<N>(), results);
+      fold_strided<Op><<<fold_grid, batch_block, 0, stream>>>(leaves, count, nodes, results);
       check(cudaGetLastError(), "batch strided fold launch");
     }
   }
@@ -527,37 +533,43 @@ __global__ void group_offsets(const std::uint32_t* __restrict__ sorted_keys, std
 
 template <class Op>
 std::uint64_t reduce_by_key(const typename Op::input* values, const std::uint32_t* keys, std::uint64_t n,
-                            std::uint64_t bins, typename Op::result* results, stream_t stream) {
+                            std::uint64_t bins, typename Op::result* results, workspace& ws, stream_t stream) {
   using T = typename Op::input;
   if (bins == 0) return n == 0 ? ~std::uint64_t{0} : 0;
   if (n > 0x7fffffffull) throw error("CUDA sum_by_key: more than 2^31 - 1 values");
   int bits = 1;
   while (bits < 32 && (std::uint64_t{1} << bits) < bins) ++bits;
-  const scratch groups(sizeof(std::uint64_t) * (bins + 1) + 16, stream);
-  auto* const offsets = groups.as<std::uint64_t>();
+  std::size_t sort_bytes = 0;
+  check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys, static_cast<std::uint32_t*>(nullptr), values,
+                                        static_cast<T*>(nullptr), static_cast<int>(n), 0, bits, stream),
+        "cub radix sort (size)");
+  // Scratch: the group offsets and the bad-key slot, the sorted keys, the sorted values, the sort's own, the lines'.
+  const std::uint64_t offsets_bytes = aligned(sizeof(std::uint64_t) * (bins + 2));
+  const std::uint64_t keys_bytes = aligned(n * sizeof(std::uint32_t));
+  const std::uint64_t values_bytes = aligned(n * sizeof(T));
+  char* const scratch = reserve_scratch(
+      ws, offsets_bytes + keys_bytes + values_bytes + aligned(sort_bytes) + lines_scratch_bytes<Op>(n), stream);
+  auto* const offsets = reinterpret_cast<std::uint64_t*>(scratch);
   auto* const first_bad = reinterpret_cast<unsigned long long*>(offsets + bins + 1);
+  auto* const sorted_keys = reinterpret_cast<std::uint32_t*>(scratch + offsets_bytes);
+  auto* const sorted_values = reinterpret_cast<T*>(scratch + offsets_bytes + keys_bytes);
+  char* const sort_scratch = scratch + offsets_bytes + keys_bytes + values_bytes;
+  char* const lines_scratch = sort_scratch + aligned(sort_bytes);
+
   check(cudaMemsetAsync(first_bad, 0xff, sizeof(unsigned long long), stream), "cudaMemsetAsync (key check)");
   check_keys<<<resident_blocks(), batch_block, 0, stream>>>(keys, n, bins, first_bad);
   check(cudaGetLastError(), "key check launch");
-
-  const scratch sorted(n * (sizeof(std::uint32_t) + sizeof(T)) + 16, stream);
-  auto* const sorted_keys = sorted.as<std::uint32_t>();
-  auto* const sorted_values = reinterpret_cast<T*>(sorted.as<char>() + (n * sizeof(std::uint32_t) + 15) / 16 * 16);
-  std::size_t sort_bytes = 0;
-  check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys, sorted_keys, values, sorted_values,
-                                        static_cast<int>(n), 0, bits, stream),
-        "cub radix sort (size)");
-  const scratch temporary(sort_bytes, stream);
   // A stable sort: each key's values stay in index order. Each group's segment is then found by a binary search
   // of the sorted keys, with no counting (atomics on a few hot bins would serialize).
-  check(cub::DeviceRadixSort::SortPairs(temporary.as<void>(), sort_bytes, keys, sorted_keys, values, sorted_values,
+  check(cub::DeviceRadixSort::SortPairs(sort_scratch, sort_bytes, keys, sorted_keys, values, sorted_values,
                                         static_cast<int>(n), 0, bits, stream),
         "cub radix sort");
   const std::uint64_t offset_blocks = (bins + batch_block) / batch_block;
   group_offsets<<<static_cast<unsigned>(offset_blocks < 65535 ? offset_blocks : 65535), batch_block, 0, stream>>>(
       sorted_keys, n, bins, offsets);
   check(cudaGetLastError(), "group offsets launch");
-  enqueue_lines<Op>(order::operands<Op>{{sorted_values}, 0}, n, {.offsets = offsets}, bins, results, stream);
+  enqueue_lines_in<Op>(order::operands<Op>{{sorted_values}, 0}, n, {.offsets = offsets}, bins, results, lines_scratch,
+                       stream);
   unsigned long long bad = 0;
   check(cudaMemcpyAsync(&bad, first_bad, sizeof bad, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (key check)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (sum_by_key)");
@@ -573,18 +585,12 @@ struct instantiate_batches<op_list<Ops...>> {
 };
 template struct instantiate_batches<batch_operators>;
 
-template std::uint64_t reduce_by_key<order::sum_op<double, order::plain_sums>>(const double*, const std::uint32_t*,
-                                                                               std::uint64_t, std::uint64_t, double*,
-                                                                               stream_t);
-template std::uint64_t reduce_by_key<order::sum_op<double, order::compensated_sums>>(const double*,
-                                                                                     const std::uint32_t*,
-                                                                                     std::uint64_t, std::uint64_t,
-                                                                                     double*, stream_t);
-template std::uint64_t reduce_by_key<order::sum_op<float, order::plain_sums>>(const float*, const std::uint32_t*,
-                                                                              std::uint64_t, std::uint64_t, float*,
-                                                                              stream_t);
-template std::uint64_t reduce_by_key<order::sum_op<float, order::compensated_sums>>(const float*, const std::uint32_t*,
-                                                                                    std::uint64_t, std::uint64_t,
-                                                                                    float*, stream_t);
+template <class... Ops>
+struct instantiate_by_key {
+  static constexpr std::tuple pointers{&reduce_by_key<Ops>...};
+};
+template struct instantiate_by_key<
+    order::sum_op<double, order::plain_sums>, order::sum_op<double, order::compensated_sums>,
+    order::sum_op<float, order::plain_sums>, order::sum_op<float, order::compensated_sums>>;
 
 }  // namespace detred::cuda::detail

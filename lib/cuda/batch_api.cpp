@@ -45,10 +45,10 @@ void axis_on_device(const matrix_view<typename Op::input>& a, int axis, std::spa
   const axis_lines l = lines_of(a, axis, results.size(), what);
   const order::operands<Op> x{{a.data}, 0};
   if (l.contiguous) {
-    detail::enqueue_lines<Op>(x, extent_of(a), {.stride = l.stride, .length = l.length}, l.count, results.data(),
+    detail::enqueue_lines<Op>(x, extent_of(a), {.stride = l.stride, .length = l.length}, l.count, results.data(), ws,
                               stream);
   } else {
-    detail::enqueue_strided_lines<Op>(x, l.length, l.stride, l.count, results.data(), stream);
+    detail::enqueue_strided_lines<Op>(x, l.length, l.stride, l.count, results.data(), ws, stream);
   }
 }
 
@@ -61,7 +61,7 @@ void by_key_on_device(std::span<const typename Op::input> values, std::span<cons
                 std::to_string(keys.size()) + " and " + std::to_string(values.size()) + ")");
   }
   const std::uint64_t bad =
-      detail::reduce_by_key<Op>(values.data(), keys.data(), values.size(), results.size(), results.data(), stream);
+      detail::reduce_by_key<Op>(values.data(), keys.data(), values.size(), results.size(), results.data(), ws, stream);
   if (bad != ~std::uint64_t{0}) {
     throw error(std::string("detred::cuda::") + what + ": the key at index " + std::to_string(bad) +
                 " is not a bin (the results span holds " + std::to_string(results.size()) + " bins)");
@@ -198,8 +198,9 @@ void reduce_strided_lines_host(const order::operands<Op>& x, std::uint64_t exten
   using R = typename Op::result;
   const device_copy in(x.data[0], extent * sizeof(I));
   const device_copy out(nullptr, count * sizeof(R));
+  cuda::workspace ws;
   cuda::detail::enqueue_strided_lines<Op>(order::operands<Op>{{in.as<const I>()}, 0}, length, stride, count,
-                                          out.as<R>(), nullptr);
+                                          out.as<R>(), ws, nullptr);
   if (count > 0)
     check(cudaMemcpy(results, out.as<R>(), count * sizeof(R), cudaMemcpyDeviceToHost), "cudaMemcpy (batch results)");
 }

@@ -1,5 +1,7 @@
 // Enqueues batched reductions of device memory: many lines, each reduced in its own canonical order (so a line's
-// bits never depend on the rest of the batch). Plain C++ interface; the kernels are in batch.cu.
+// bits never depend on the rest of the batch). Plain C++ interface; the kernels are in batch.cu. Each call takes
+// its scratch from the workspace's partial buffer (grown in stream order when too small), so repeated calls
+// allocate nothing.
 #pragma once
 
 #include <cstdint>
@@ -20,19 +22,19 @@ struct device_lines {
 /// results[k] (device memory) = Op over line k, k < count, of device operands holding `extent` elements each.
 template <class Op>
 void enqueue_lines(const order::operands<Op>& x, std::uint64_t extent, const device_lines& lines, std::uint64_t count,
-                   typename Op::result* results, stream_t stream);
+                   typename Op::result* results, workspace& ws, stream_t stream);
 
 /// results[t] = Op over x[t], x[t + stride], ..., x[t + (length - 1) * stride], t < count (columns of a row-major
 /// matrix). Not for operators that locate an element.
 template <class Op>
 void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, std::uint64_t stride,
-                           std::uint64_t count, typename Op::result* results, stream_t stream);
+                           std::uint64_t count, typename Op::result* results, workspace& ws, stream_t stream);
 
 /// results[b] = Op over the values whose key is b, in index order, b < bins: a stable radix sort by key, then the
 /// groups as segments. Waits for the stream. Returns the index of the first key not below `bins` (the results are
 /// then meaningless), or 2^64 - 1 if every key is a bin.
 template <class Op>
 std::uint64_t reduce_by_key(const typename Op::input* values, const std::uint32_t* keys, std::uint64_t n,
-                            std::uint64_t bins, typename Op::result* results, stream_t stream);
+                            std::uint64_t bins, typename Op::result* results, workspace& ws, stream_t stream);
 
 }  // namespace detred::cuda::detail
