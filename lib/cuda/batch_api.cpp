@@ -35,7 +35,8 @@ void segments_on_device(std::span<const typename Op::input> x, std::span<const t
     validate_lengths(x.size(), y.size(), "detred::cuda::dot");
     operands.data[1] = y.data();
   }
-  detail::enqueue_lines<Op>(operands, x.size(), {.offsets = s.offsets.data()}, results.size(), results.data(), stream);
+  detail::enqueue_lines<Op>(operands, x.size(), {.offsets = s.offsets.data()}, results.size(), results.data(), ws,
+                            stream);
 }
 
 template <class Op>
