@@ -149,7 +149,8 @@ namespace {
 
 using cuda::detail::check;
 
-/// A device copy of host data, freed on scope exit (the calls below are synchronous).
+/// A device copy of host data, freed on scope exit (the calls below are synchronous: each makes its own workspace
+/// for its scratch, which host staging dwarfs).
 class device_copy {
  public:
   device_copy(const void* host, std::uint64_t bytes) {
@@ -185,9 +186,10 @@ void reduce_lines_host(const order::operands<Op>& x, std::uint64_t extent, const
   if constexpr (Op::arity == 2) on_device.data[1] = second.as<const I>();
   const device_copy offsets(lines.offsets, lines.offsets != nullptr ? (count + 1) * sizeof(std::uint64_t) : 0);
   const device_copy out(nullptr, count * sizeof(R));
+  cuda::workspace ws;
   cuda::detail::enqueue_lines<Op>(
       on_device, extent, {.offsets = offsets.as<const std::uint64_t>(), .stride = lines.stride, .length = lines.length},
-      count, out.as<R>(), nullptr);
+      count, out.as<R>(), ws, nullptr);
   if (count > 0)
     check(cudaMemcpy(results, out.as<R>(), count * sizeof(R), cudaMemcpyDeviceToHost), "cudaMemcpy (batch results)");
 }
