@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
@@ -88,41 +89,83 @@ inline constexpr unsigned group_threads = [] {
   return static_cast<unsigned>(order::lanes<V> / k);
 }();
 
+/// Lanes of a thread that lie side by side in memory in group_leaf: 16 bytes of elements (4 floats, 2 doubles),
+/// one load when aligned.
+template <class Op, unsigned G>
+inline constexpr unsigned chunk_lanes = [] {
+  constexpr unsigned k = order::lanes<typename Op::value> / G;
+  constexpr unsigned c = 16 / sizeof(typename Op::input);
+  return std::is_same_v<typename Op::input, typename Op::value> && c < k ? c : (c < k ? 1 : k);
+}();
+
 /// The root of the lane tree of one leaf x[0..count), count <= L, computed by a group of G threads (t of G) whose
-/// lanes of the warp are `mask`. Thread t holds lanes j = t + G * s (slot s), so the group's loads of a row are
-/// contiguous; the levels h >= G of the halving tree pair slots of one thread, the last log2(G) levels are shuffles
-/// within the group. Valid in t == 0.
+/// lanes of the warp are `mask`. Thread t holds k = W / G lanes in chunks of C adjacent ones: lane
+/// j = C * (t + G * c) + q is slot c * C + q. So a row's loads are one 16-byte load per chunk, contiguous across
+/// the group, and the halving tree splits in three: levels h >= C * G pair chunks of one thread, levels
+/// C <= h < C * G are shuffles within the group (on chunk 0), levels h < C pair lanes of chunk 0 of thread 0.
+/// Valid in t == 0.
 template <class Op, unsigned G>
 __device__ typename Op::state group_leaf(const order::operands<Op>& leaf, std::uint32_t count, unsigned t,
                                          unsigned mask) {
   using V = typename Op::value;
   using S = typename Op::state;
+  using R = order::raw_t<typename Op::input>;
   constexpr std::uint32_t W = order::lanes<V>;
   constexpr unsigned k = W / G;
+  constexpr unsigned C = chunk_lanes<Op, G>;
+  constexpr unsigned chunks = k / C;
   S acc[k];
 #pragma unroll
   for (unsigned s = 0; s < k; ++s) acc[s] = Op::template identity<V>();
-  const order::operands<Op> mine = leaf.advanced(t);
+  const order::operands<Op> mine = leaf.advanced(C * t);
   const std::uint32_t full_rows = count / W;
+  bool whole = C * sizeof(R) == 16 && Op::arity == 1;
+  for (unsigned a = 0; a < Op::arity; ++a) whole = whole && reinterpret_cast<std::uintptr_t>(mine.data[a]) % 16 == 0;
   for (std::uint32_t r = 0; r < full_rows; ++r) {
 #pragma unroll
-    for (unsigned s = 0; s < k; ++s) acc[s] = order::accumulate_element<Op>(acc[s], mine, r * W + G * s);
+    for (unsigned c = 0; c < chunks; ++c) {
+      const std::uint32_t at = r * W + C * G * c;
+      if constexpr (C * sizeof(R) == 16 && Op::arity == 1) {
+        if (whole) {
+          R v[C];
+          const uint4 word = __ldg(reinterpret_cast<const uint4*>(mine.data[0] + at));
+          memcpy(v, &word, sizeof word);
+#pragma unroll
+          for (unsigned q = 0; q < C; ++q) acc[c * C + q] = Op::accumulate(acc[c * C + q], v[q]);
+          continue;
+        }
+      }
+#pragma unroll
+      for (unsigned q = 0; q < C; ++q) acc[c * C + q] = order::accumulate_element<Op>(acc[c * C + q], mine, at + q);
+    }
   }
   const std::uint32_t tail = count - full_rows * W;
 #pragma unroll
-  for (unsigned s = 0; s < k; ++s) {
-    if (t + G * s < tail) acc[s] = order::accumulate_element<Op>(acc[s], mine, full_rows * W + G * s);
+  for (unsigned c = 0; c < chunks; ++c) {
+#pragma unroll
+    for (unsigned q = 0; q < C; ++q) {
+      if (C * (t + G * c) + q < tail) {
+        acc[c * C + q] = order::accumulate_element<Op>(acc[c * C + q], mine, full_rows * W + C * G * c + q);
+      }
+    }
   }
 #pragma unroll
-  for (unsigned h = k / 2; h >= 1; h /= 2) {
+  for (unsigned h = chunks / 2; h >= 1; h /= 2) {
 #pragma unroll
-    for (unsigned s = 0; s < h; ++s) acc[s] = Op::combine(acc[s], acc[s + h]);
+    for (unsigned c = 0; c < h; ++c) {
+#pragma unroll
+      for (unsigned q = 0; q < C; ++q) acc[c * C + q] = Op::combine(acc[c * C + q], acc[(c + h) * C + q]);
+    }
   }
 #pragma unroll
   for (unsigned h = G / 2; h >= 1; h /= 2) {
-    acc[0] = Op::combine(acc[0],
-                         move_words(acc[0], [mask, h](unsigned word) { return __shfl_down_sync(mask, word, h, G); }));
+#pragma unroll
+    for (unsigned q = 0; q < C; ++q) {
+      acc[q] = Op::combine(acc[q],
+                           move_words(acc[q], [mask, h](unsigned word) { return __shfl_down_sync(mask, word, h, G); }));
+    }
   }
+  order::fold_lanes<Op>(acc, C);
   return acc[0];
 }
 
@@ -387,13 +430,17 @@ __global__ void __launch_bounds__(batch_block)
   }
 }
 
-/// Grid of the grid-stride passes: enough resident warps to cover the memory latency of every SM.
-unsigned resident_blocks() {
+/// Grid of a grid-stride kernel: as many blocks of `threads` as the SMs hold at once (a whole number of waves).
+template <class Kernel>
+unsigned resident_blocks(Kernel kernel, unsigned threads) {
   int device = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   int sms = 0;
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  return static_cast<unsigned>(sms) * 8;
+  int per_sm = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), 0),
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return static_cast<unsigned>(sms) * static_cast<unsigned>(per_sm > 0 ? per_sm : 1);
 }
 
 /// Rounds up to 256 bytes, the alignment of every region carved from a call's scratch.
@@ -437,21 +484,23 @@ void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const 
       reinterpret_cast<N*>(reinterpret_cast<char*>(item_line) + aligned(item_cap * sizeof(std::uint32_t)));
   check(cudaMemsetAsync(work, 0, sizeof(work_counts), stream), "cudaMemsetAsync (batch counters)");
   const line_view view{lines.offsets, lines.stride, lines.length};
-  const std::uint64_t grid = resident_blocks();
-  const auto blocks = [&](std::uint64_t needed) { return static_cast<unsigned>(needed < grid ? needed : grid); };
+  const auto blocks = [](auto kernel, std::uint64_t needed) {
+    const std::uint64_t grid = resident_blocks(kernel, batch_block);
+    return static_cast<unsigned>(needed < grid ? needed : grid);
+  };
   constexpr std::uint64_t lines_per_block = batch_block / group_threads<Op>;
-  lines_pass<Op><<<blocks((count + lines_per_block - 1) / lines_per_block), batch_block, 0, stream>>>(
+  lines_pass<Op><<<blocks(lines_pass<Op>, (count + lines_per_block - 1) / lines_per_block), batch_block, 0, stream>>>(
       x, view, count, results, work, long_lines);
   check(cudaGetLastError(), "batch lines pass launch");
   // Without a long line the passes below find nothing to do: their grids come from the bounds, not from a count
   // read back (which would wait for the device).
-  list_items<<<blocks(long_cap), batch_block, 0, stream>>>(work, long_lines, item_line);
+  list_items<<<blocks(list_items, long_cap), batch_block, 0, stream>>>(work, long_lines, item_line);
   check(cudaGetLastError(), "batch item listing launch");
-  items_pass<Op><<<blocks((item_cap + batch_warps - 1) / batch_warps), batch_block, 0, stream>>>(
+  items_pass<Op><<<blocks(items_pass<Op>, (item_cap + batch_warps - 1) / batch_warps), batch_block, 0, stream>>>(
       x, view, work, long_lines, item_line, nodes, results);
   check(cudaGetLastError(), "batch items pass launch");
-  fold_items<Op><<<blocks((long_cap + batch_warps - 1) / batch_warps), batch_block, 0, stream>>>(view, work, long_lines,
-                                                                                                 nodes, results);
+  fold_items<Op><<<blocks(fold_items<Op>, (long_cap + batch_warps - 1) / batch_warps), batch_block, 0, stream>>>(
+      view, work, long_lines, nodes, results);
   check(cudaGetLastError(), "batch fold launch");
 }
 
@@ -557,7 +606,7 @@ std::uint64_t reduce_by_key(const typename Op::input* values, const std::uint32_
   char* const lines_scratch = sort_scratch + aligned(sort_bytes);
 
   check(cudaMemsetAsync(first_bad, 0xff, sizeof(unsigned long long), stream), "cudaMemsetAsync (key check)");
-  check_keys<<<resident_blocks(), batch_block, 0, stream>>>(keys, n, bins, first_bad);
+  check_keys<<<resident_blocks(check_keys, batch_block), batch_block, 0, stream>>>(keys, n, bins, first_bad);
   check(cudaGetLastError(), "key check launch");
   // A stable sort: each key's values stay in index order. Each group's segment is then found by a binary search
   // of the sorted keys, with no counting (atomics on a few hot bins would serialize).
