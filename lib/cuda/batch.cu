@@ -139,14 +139,24 @@ __device__ typename Op::state group_leaf(const order::operands<Op>& leaf, std::u
       for (unsigned q = 0; q < C; ++q) acc[c * C + q] = order::accumulate_element<Op>(acc[c * C + q], mine, at + q);
     }
   }
+  // The ragged last row: a chunk wholly inside it is one load too (all of a line shorter than a row).
   const std::uint32_t tail = count - full_rows * W;
 #pragma unroll
   for (unsigned c = 0; c < chunks; ++c) {
+    const std::uint32_t at = full_rows * W + C * G * c;
+    if constexpr (C * sizeof(R) == 16 && Op::arity == 1) {
+      if (whole && C * (t + G * c) + C <= tail) {
+        R v[C];
+        const uint4 word = __ldg(reinterpret_cast<const uint4*>(mine.data[0] + at));
+        memcpy(v, &word, sizeof word);
+#pragma unroll
+        for (unsigned q = 0; q < C; ++q) acc[c * C + q] = Op::accumulate(acc[c * C + q], v[q]);
+        continue;
+      }
+    }
 #pragma unroll
     for (unsigned q = 0; q < C; ++q) {
-      if (C * (t + G * c) + q < tail) {
-        acc[c * C + q] = order::accumulate_element<Op>(acc[c * C + q], mine, full_rows * W + C * G * c + q);
-      }
+      if (C * (t + G * c) + q < tail) acc[c * C + q] = order::accumulate_element<Op>(acc[c * C + q], mine, at + q);
     }
   }
 #pragma unroll
@@ -315,10 +325,12 @@ inline constexpr unsigned strided_columns = sizeof(typename Op::state) <= 16 && 
                                                 ? 16 / sizeof(typename Op::input)
                                                 : 1;
 
-/// Warps per block of the strided kernel: 32 (each thread holds W / 32 lanes of each of its lines) unless the states
+/// Warps per block of the strided kernel: 16 when each thread takes several lines (W / 16 lanes of each: 512-thread
+/// blocks, four to an SM, so that the leaves of a 2^14-column matrix fit in one wave), else 32 unless the states
 /// exchanged between warps would pass 32 KiB of shared memory.
 template <class Op>
-inline constexpr unsigned strided_warps = sizeof(typename Op::state) * strided_columns<Op> * 32 * 32 <= (32u << 10)
+inline constexpr unsigned strided_warps = strided_columns<Op> == 1 &&
+                                                  sizeof(typename Op::state) * 32 * 32 <= (32u << 10)
                                               ? 32
                                               : 16;
 
