@@ -236,12 +236,19 @@ __global__ void __launch_bounds__(batch_block)
   const unsigned t = threadIdx.x % G;
   const unsigned mask = G == warp_size ? full_mask : ((1u << G) - 1) << (threadIdx.x % warp_size / G * G);
   const std::uint64_t groups = std::uint64_t{gridDim.x} * groups_per_block;
-  for (std::uint64_t k = std::uint64_t{blockIdx.x} * groups_per_block + threadIdx.x / G; k < count; k += groups) {
-    const std::uint64_t n = lines.size(k);
+  // Each group reads the next line's place before it reduces the current one, so that the offset loads of the
+  // next line overlap this line's work (a short line is otherwise two dependent memory round trips).
+  std::uint64_t k = std::uint64_t{blockIdx.x} * groups_per_block + threadIdx.x / G;
+  std::uint64_t start = k < count ? lines.start(k) : 0;
+  std::uint64_t n = k < count ? lines.size(k) : 0;
+  for (; k < count; k += groups) {
+    const std::uint64_t next = k + groups;
+    const std::uint64_t next_start = next < count ? lines.start(next) : 0;
+    const std::uint64_t next_n = next < count ? lines.size(next) : 0;
     if (n <= order::leaf_size<V>) {
       const order::node_of<Op> root =
           n == 0 ? empty<Op>()
-                 : group_leaf_node<Op, G>(line_operands<Op>(x, lines.start(k)), static_cast<std::uint32_t>(n), t, mask);
+                 : group_leaf_node<Op, G>(line_operands<Op>(x, start), static_cast<std::uint32_t>(n), t, mask);
       if (t == 0) results[k] = Op::finalize(root);
     } else if (t == 0) {
       const std::uint64_t leaves = order::leaf_count<V>(n);
@@ -249,6 +256,8 @@ __global__ void __launch_bounds__(batch_block)
       const std::uint64_t slot = atomicAdd(&work->lines, 1ull);
       long_lines[slot] = {k, atomicAdd(&work->items, static_cast<unsigned long long>(items)), items};
     }
+    start = next_start;
+    n = next_n;
   }
 }
 
