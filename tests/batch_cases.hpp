@@ -46,7 +46,8 @@ std::vector<K> random_keys(std::uint64_t n, std::uint64_t bins, bool skewed, std
   for (auto& k : keys) {
     if (skewed) {
       const double u = r.unit<double>();
-      k = static_cast<K>(std::min<std::uint64_t>(bins - 1, static_cast<std::uint64_t>(u * u * u * u * static_cast<double>(bins))));
+      k = static_cast<K>(
+          std::min<std::uint64_t>(bins - 1, static_cast<std::uint64_t>(u * u * u * u * static_cast<double>(bins))));
     } else {
       k = static_cast<K>(r.below(bins));
     }

@@ -18,8 +18,8 @@ namespace detred::bench {
 namespace order_sweep_lanes {
 
 using cpu::kernel_entry;
-using cpu::line_set;
 using cpu::kernel_table_of;
+using cpu::line_set;
 inline constexpr std::uint64_t vector_bytes = 64;
 inline constexpr std::uint64_t accumulator_vectors = 16;  // as lib/cpu/kernels_avx512.cpp
 #include "cpu/lane_engine.inl"
