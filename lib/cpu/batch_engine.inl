@@ -70,8 +70,8 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
   const std::uint64_t leaves = order::leaf_count(shape, length);
 
   // lanes[l * blocks + b]: lane l of the leaf for block b, the blocks of one lane side by side (a lane's states for
-  // the whole panel are one contiguous run, which a row's loads walk in order); tree: one block's lanes for the lane
-  // tree; stacks[c]: the leaf tree of line line0 + c.
+  // the whole panel are one contiguous run, which a row's loads walk in order; all lanes stay in L2); tree: one
+  // block's lanes for the lane tree; stacks[c]: the leaf tree of line line0 + c.
   auto* const lanes = reinterpret_cast<S*>(align_up(scratch, 64));
   auto* const tree = reinterpret_cast<S*>(align_up(reinterpret_cast<unsigned char*>(lanes + blocks * W), 64));
   auto* const stacks =
@@ -101,15 +101,15 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
     const std::uint64_t r0 = f * L;
     const std::uint64_t count = length - r0 < L ? length - r0 : L;
     for (std::uint64_t i = 0; i < blocks * W; ++i) lanes[i] = Op::template identity<V>();
-    // Lane by lane, so that a lane's states stay in L1 while its rows stream in; each row of the panel is one
-    // contiguous read.
-    for (std::uint64_t l = 0; l < W && l < count; ++l) {
-      S* const lane = &lanes[l * blocks];
-      for (std::uint64_t i = r0 + l; i < r0 + count; i += W) {
-        const std::uint64_t row = i * stride + line0;
-        const bool later = i != r0 + l;
-        for (std::uint64_t b = 0; b < blocks; ++b) lane[b] = take(lane[b], row + b * per_value, later);
-      }
+    // Row by row: row i of the leaf goes to lane (i - r0) % W. Rows are a leading dimension apart, a stride the
+    // hardware prefetchers lose across pages, so the panel's part of a row a few rows ahead is asked for here.
+    constexpr std::uint64_t ahead = 8;
+    for (std::uint64_t i = r0; i < r0 + count; ++i) {
+      S* const lane = &lanes[((i - r0) % W) * blocks];
+      const std::uint64_t row = i * stride + line0;
+      if (i + ahead < length) prefetch(x, (i + ahead) * stride + line0, width * sizeof(typename Op::input));
+      const bool later = i - r0 >= W;
+      for (std::uint64_t b = 0; b < blocks; ++b) lane[b] = take(lane[b], row + b * per_value, later);
     }
     for (std::uint64_t b = 0; b < blocks; ++b) {
       for (std::uint64_t l = 0; l < W; ++l) tree[l] = lanes[l * blocks + b];
@@ -137,14 +137,14 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
 
 /// Lines [first, last) whose elements are `stride` apart: line t is x[t], x[t + stride], ... (`length` elements).
 /// `scratch` holds `scratch_bytes` (at least strided_scratch_bytes): panels as wide as it allows, up to about
-/// 256 KiB of lane states (half of L2), so that each row read is several cache lines.
+/// 512 KiB of lane states (half of L2), so that each row read is a whole page of a float matrix (fewer TLB misses).
 template <class Op, order::leaf_shape shape = order::shape_of<typename Op::value>>
 void strided_lines(order::operands<Op> x, std::uint64_t length, std::uint64_t stride, std::uint64_t first,
                    std::uint64_t last, typename Op::result* results, void* scratch, std::uint64_t scratch_bytes) {
   using T = typename Op::value;
   using S = typename Op::template state_of<vec<T>>;
   constexpr std::uint64_t VL = vector_lanes<T>;
-  constexpr std::uint64_t budget = std::uint64_t{256} << 10;
+  constexpr std::uint64_t budget = std::uint64_t{512} << 10;
   std::uint64_t panel_blocks = 1;
   while (2 * panel_blocks * shape.lanes * sizeof(S) <= budget &&
          panel_bytes<Op, vec<T>, shape>(2 * panel_blocks) <= scratch_bytes) {
