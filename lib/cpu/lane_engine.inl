@@ -109,6 +109,31 @@ inline void set_lane(vector_state<Op, bytes>& v, std::uint64_t j, const typename
   }
 }
 
+/// Copies the first `bytes` (less than 64, and even) of src to dst as fixed-size pieces of 32, 16, 8, 4 and 2 bytes:
+/// a variable-length memcpy becomes `rep movs` here, whose start-up cost dominated segments shorter than a row.
+inline void copy_prefix(void* dst, const void* src, std::uint64_t bytes) {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  std::uint64_t at = 0;
+  if (bytes & 32) {
+    std::memcpy(d + at, s + at, 32);
+    at += 32;
+  }
+  if (bytes & 16) {
+    std::memcpy(d + at, s + at, 16);
+    at += 16;
+  }
+  if (bytes & 8) {
+    std::memcpy(d + at, s + at, 8);
+    at += 8;
+  }
+  if (bytes & 4) {
+    std::memcpy(d + at, s + at, 4);
+    at += 4;
+  }
+  if (bytes & 2) std::memcpy(d + at, s + at, 2);
+}
+
 /// Lanes [0, count) of a register of lane states take the elements at `offset` of each operand; the other lanes
 /// keep their states. The elements are copied to a buffer first, so nothing past the array is read. The lanes
 /// may be empty (a segment shorter than a row), so this is accumulate, not accumulate_later.
@@ -118,8 +143,14 @@ inline VS accumulate_partial_row(const VS& acc, const order::operands<Op>& x, st
   using T = typename Op::value;
   using V = vec<T>;
   raw_vec<Op> loaded[Op::arity] = {};
-  for (unsigned a = 0; a < Op::arity; ++a)
-    std::memcpy(&loaded[a], x.data[a] + offset, count * sizeof(typename Op::input));
+  for (unsigned a = 0; a < Op::arity; ++a) {
+    if (count == vector_lanes<T>) {
+      loaded[a] = load<Op>(x.data[a] + offset);
+    } else {
+      copy_prefix(&loaded[a], x.data[a] + offset, count * sizeof(typename Op::input));
+    }
+  }
+
   VS taken;
   if constexpr (Op::arity == 1) {
     taken = Op::accumulate(acc, loaded[0]);
