@@ -314,9 +314,17 @@ __global__ void __launch_bounds__(batch_block)
     const std::uint64_t leaves = order::leaf_count<V>(lines.size(l.line));
     // Runs of 32 items are aligned perfect subtrees of 32 * item_leaves leaves (the last one ragged).
     order::subtree_stack<Op> tree;
+    // Each lane loads its root of the next run before the warp folds this one, so the loads overlap the folds.
+    const auto run_of = [&](std::uint64_t c) {
+      return static_cast<unsigned>(l.items - c < warp_size ? l.items - c : warp_size);
+    };
+    N next = lane < run_of(0) ? nodes[l.first_item + lane] : empty<Op>();
     for (std::uint64_t c = 0; c < l.items; c += warp_size) {
-      const auto in_run = static_cast<unsigned>(l.items - c < warp_size ? l.items - c : warp_size);
-      const N mine = lane < in_run ? nodes[l.first_item + c + lane] : empty<Op>();
+      const unsigned in_run = run_of(c);
+      const N mine = next;
+      if (c + warp_size < l.items) {
+        next = lane < run_of(c + warp_size) ? nodes[l.first_item + c + warp_size + lane] : empty<Op>();
+      }
       const N run = warp_fold<Op>(mine, in_run, lane);
       const std::uint64_t run_leaves = leaves - c * item_leaves < std::uint64_t{warp_size} * item_leaves
                                            ? leaves - c * item_leaves
