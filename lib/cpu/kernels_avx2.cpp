@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include "detred/order.hpp"
 #include "kernel_table.hpp"
