@@ -109,29 +109,28 @@ inline void set_lane(vector_state<Op, bytes>& v, std::uint64_t j, const typename
   }
 }
 
-/// Copies the first `bytes` (less than 64, and even) of src to dst as fixed-size pieces of 32, 16, 8, 4 and 2 bytes:
-/// a variable-length memcpy becomes `rep movs` here, whose start-up cost dominated segments shorter than a row.
+/// Copies the first `bytes` (even, and less than `capacity`, the size of dst) of src to dst as fixed-size pieces of
+/// 32, 16, 8, 4 and 2 bytes: a variable-length memcpy becomes `rep movs` here, whose start-up cost dominated segments
+/// shorter than a row. Only pieces smaller than dst are emitted.
+template <std::uint64_t capacity>
 inline void copy_prefix(void* dst, const void* src, std::uint64_t bytes) {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
   std::uint64_t at = 0;
-  if (bytes & 32) {
-    std::memcpy(d + at, s + at, 32);
-    at += 32;
-  }
-  if (bytes & 16) {
-    std::memcpy(d + at, s + at, 16);
-    at += 16;
-  }
-  if (bytes & 8) {
-    std::memcpy(d + at, s + at, 8);
-    at += 8;
-  }
-  if (bytes & 4) {
-    std::memcpy(d + at, s + at, 4);
-    at += 4;
-  }
-  if (bytes & 2) std::memcpy(d + at, s + at, 2);
+  const auto piece = [&](auto size) {
+    constexpr std::uint64_t n = decltype(size)::value;
+    if constexpr (n < capacity) {
+      if (bytes & n) {
+        std::memcpy(d + at, s + at, n);
+        at += n;
+      }
+    }
+  };
+  piece(std::integral_constant<std::uint64_t, 32>{});
+  piece(std::integral_constant<std::uint64_t, 16>{});
+  piece(std::integral_constant<std::uint64_t, 8>{});
+  piece(std::integral_constant<std::uint64_t, 4>{});
+  piece(std::integral_constant<std::uint64_t, 2>{});
 }
 
 /// Lanes [0, count) of a register of lane states take the elements at `offset` of each operand; the other lanes
@@ -147,7 +146,7 @@ inline VS accumulate_partial_row(const VS& acc, const order::operands<Op>& x, st
     if (count == vector_lanes<T>) {
       loaded[a] = load<Op>(x.data[a] + offset);
     } else {
-      copy_prefix(&loaded[a], x.data[a] + offset, count * sizeof(typename Op::input));
+      copy_prefix<sizeof(raw_vec<Op>)>(&loaded[a], x.data[a] + offset, count * sizeof(typename Op::input));
     }
   }
 
