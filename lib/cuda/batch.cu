@@ -78,6 +78,28 @@ __device__ bool rows_aligned(const order::operands<Op>& line) {
   return aligned;
 }
 
+/// C adjacent lane states take the elements x[at .. at + valid), valid <= C: one 16-byte load_row when `whole` (the
+/// caller checked alignment) and all C are there, one element each otherwise. Index: the caller's index type (a
+/// 32-bit offset within a leaf keeps the address arithmetic narrow).
+template <class Op, unsigned C, class Index>
+__device__ __forceinline__ void accumulate_chunk(typename Op::state (&acc)[C], const order::operands<Op>& x, Index at,
+                                                 bool whole, unsigned valid) {
+  using I = typename Op::input;
+  if constexpr (Op::arity == 1 && C * sizeof(I) == 16) {
+    if (whole && valid == C) {
+      order::raw_t<I> v[C];
+      load_row<I, C, true>(x.data[0] + at, v);
+#pragma unroll
+      for (unsigned q = 0; q < C; ++q) acc[q] = Op::accumulate(acc[q], v[q]);
+      return;
+    }
+  }
+#pragma unroll
+  for (unsigned q = 0; q < C; ++q) {
+    if (q < valid) acc[q] = order::accumulate_element<Op>(acc[q], x, at + q);
+  }
+}
+
 /// Threads per line in lines_pass: each holds k = W / G lanes, as many as fit in 64 bytes of lane states (at least
 /// the warp kernel's 16 bytes of lane values), so that short lines keep few threads idle.
 template <class Op>
@@ -109,74 +131,50 @@ __device__ typename Op::state group_leaf(const order::operands<Op>& leaf, std::u
                                          unsigned mask) {
   using V = typename Op::value;
   using S = typename Op::state;
-  using R = order::raw_t<typename Op::input>;
   constexpr std::uint32_t W = order::lanes<V>;
   constexpr unsigned k = W / G;
   constexpr unsigned C = chunk_lanes<Op, G>;
   constexpr unsigned chunks = k / C;
-  S acc[k];
+  S acc[chunks][C];
 #pragma unroll
-  for (unsigned s = 0; s < k; ++s) acc[s] = Op::template identity<V>();
+  for (unsigned c = 0; c < chunks; ++c) {
+#pragma unroll
+    for (unsigned q = 0; q < C; ++q) acc[c][q] = Op::template identity<V>();
+  }
   const order::operands<Op> mine = leaf.advanced(C * t);
   const std::uint32_t full_rows = count / W;
-  bool whole = C * sizeof(R) == 16 && Op::arity == 1;
+  bool whole = true;
   for (unsigned a = 0; a < Op::arity; ++a) whole = whole && reinterpret_cast<std::uintptr_t>(mine.data[a]) % 16 == 0;
   for (std::uint32_t r = 0; r < full_rows; ++r) {
 #pragma unroll
-    for (unsigned c = 0; c < chunks; ++c) {
-      const std::uint32_t at = r * W + C * G * c;
-      if constexpr (C * sizeof(R) == 16 && Op::arity == 1) {
-        if (whole) {
-          R v[C];
-          const uint4 word = __ldg(reinterpret_cast<const uint4*>(mine.data[0] + at));
-          memcpy(v, &word, sizeof word);
-#pragma unroll
-          for (unsigned q = 0; q < C; ++q) acc[c * C + q] = Op::accumulate(acc[c * C + q], v[q]);
-          continue;
-        }
-      }
-#pragma unroll
-      for (unsigned q = 0; q < C; ++q) acc[c * C + q] = order::accumulate_element<Op>(acc[c * C + q], mine, at + q);
-    }
+    for (unsigned c = 0; c < chunks; ++c) accumulate_chunk<Op, C>(acc[c], mine, r * W + C * G * c, whole, C);
   }
   // The ragged last row: a chunk wholly inside it is one load too (all of a line shorter than a row).
   const std::uint32_t tail = count - full_rows * W;
 #pragma unroll
   for (unsigned c = 0; c < chunks; ++c) {
-    const std::uint32_t at = full_rows * W + C * G * c;
-    if constexpr (C * sizeof(R) == 16 && Op::arity == 1) {
-      if (whole && C * (t + G * c) + C <= tail) {
-        R v[C];
-        const uint4 word = __ldg(reinterpret_cast<const uint4*>(mine.data[0] + at));
-        memcpy(v, &word, sizeof word);
-#pragma unroll
-        for (unsigned q = 0; q < C; ++q) acc[c * C + q] = Op::accumulate(acc[c * C + q], v[q]);
-        continue;
-      }
-    }
-#pragma unroll
-    for (unsigned q = 0; q < C; ++q) {
-      if (C * (t + G * c) + q < tail) acc[c * C + q] = order::accumulate_element<Op>(acc[c * C + q], mine, at + q);
-    }
+    const std::uint32_t first = C * (t + G * c);
+    const unsigned valid = tail > first ? (tail - first < C ? tail - first : C) : 0;
+    accumulate_chunk<Op, C>(acc[c], mine, full_rows * W + C * G * c, whole, valid);
   }
 #pragma unroll
   for (unsigned h = chunks / 2; h >= 1; h /= 2) {
 #pragma unroll
     for (unsigned c = 0; c < h; ++c) {
 #pragma unroll
-      for (unsigned q = 0; q < C; ++q) acc[c * C + q] = Op::combine(acc[c * C + q], acc[(c + h) * C + q]);
+      for (unsigned q = 0; q < C; ++q) acc[c][q] = Op::combine(acc[c][q], acc[c + h][q]);
     }
   }
 #pragma unroll
   for (unsigned h = G / 2; h >= 1; h /= 2) {
 #pragma unroll
     for (unsigned q = 0; q < C; ++q) {
-      acc[q] = Op::combine(acc[q],
-                           move_words(acc[q], [mask, h](unsigned word) { return __shfl_down_sync(mask, word, h, G); }));
+      acc[0][q] = Op::combine(
+          acc[0][q], move_words(acc[0][q], [mask, h](unsigned word) { return __shfl_down_sync(mask, word, h, G); }));
     }
   }
-  order::fold_lanes<Op>(acc, C);
-  return acc[0];
+  order::fold_lanes<Op>(acc[0], C);
+  return acc[0][0];
 }
 
 /// The node of one leaf computed by a group; valid in t == 0. Operators that locate an element search the leaf
@@ -371,40 +369,26 @@ __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
   const unsigned w = threadIdx.x / warp_size;
   const std::uint64_t first_line = (std::uint64_t{blockIdx.x} * warp_size + c) * C;
   // Whole 16-byte loads when the thread's C lines are all there and every row of them is aligned.
-  const bool whole = C > 1 && first_line + C <= count &&
-                     (reinterpret_cast<std::uintptr_t>(x.data[0] + first_line) % 16 == 0) &&
+  const unsigned valid =
+      first_line < count ? (count - first_line < C ? static_cast<unsigned>(count - first_line) : C) : 0;
+  const bool whole = reinterpret_cast<std::uintptr_t>(x.data[0] + (first_line < count ? first_line : 0)) % 16 == 0 &&
                      (stride * sizeof(typename Op::input)) % 16 == 0;
   const std::uint64_t leaves = order::leaf_count<V>(length);
   for (std::uint64_t f = blockIdx.y; f < leaves; f += gridDim.y) {
     const std::uint64_t r0 = f * L;
     const std::uint64_t in_leaf = length - r0 < L ? length - r0 : L;
-    S acc[C][k];
+    S acc[k][C];
 #pragma unroll
-    for (unsigned q = 0; q < C; ++q) {
+    for (unsigned s = 0; s < k; ++s) {
 #pragma unroll
-      for (unsigned s = 0; s < k; ++s) acc[q][s] = Op::template identity<V>();
+      for (unsigned q = 0; q < C; ++q) acc[s][q] = Op::template identity<V>();
     }
 #pragma unroll 4
     for (std::uint64_t r = 0; r * W < in_leaf; ++r) {
 #pragma unroll
       for (unsigned s = 0; s < k; ++s) {
         const std::uint64_t i = r * W + w + warps * s;
-        if (i >= in_leaf) continue;
-        const std::uint64_t at = (r0 + i) * stride + first_line;
-        if constexpr (C > 1) {
-          if (whole) {
-            order::raw_t<typename Op::input> v[C];
-            const uint4 word = __ldg(reinterpret_cast<const uint4*>(x.data[0] + at));
-            memcpy(v, &word, sizeof word);
-#pragma unroll
-            for (unsigned q = 0; q < C; ++q) acc[q][s] = Op::accumulate(acc[q][s], v[q]);
-            continue;
-          }
-        }
-#pragma unroll
-        for (unsigned q = 0; q < C; ++q) {
-          if (first_line + q < count) acc[q][s] = order::accumulate_element<Op>(acc[q][s], x, at + q);
-        }
+        if (i < in_leaf) accumulate_chunk<Op, C>(acc[s], x, (r0 + i) * stride + first_line, whole, valid);
       }
     }
     // Levels h >= warps pair slots of one thread; the last log2(warps) levels pair warps.
@@ -413,19 +397,19 @@ __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
 #pragma unroll
       for (unsigned h = k / 2; h >= 1; h /= 2) {
 #pragma unroll
-        for (unsigned s = 0; s < h; ++s) acc[q][s] = Op::combine(acc[q][s], acc[q][s + h]);
+        for (unsigned s = 0; s < h; ++s) acc[s][q] = Op::combine(acc[s][q], acc[s + h][q]);
       }
     }
 #pragma unroll
     for (unsigned h = warps / 2; h >= 1; h /= 2) {
       if (w >= h && w < 2 * h) {
 #pragma unroll
-        for (unsigned q = 0; q < C; ++q) exchange[w][c * C + q] = acc[q][0];
+        for (unsigned q = 0; q < C; ++q) exchange[w][c * C + q] = acc[0][q];
       }
       __syncthreads();
       if (w < h) {
 #pragma unroll
-        for (unsigned q = 0; q < C; ++q) acc[q][0] = Op::combine(acc[q][0], exchange[w + h][c * C + q]);
+        for (unsigned q = 0; q < C; ++q) acc[0][q] = Op::combine(acc[0][q], exchange[w + h][c * C + q]);
       }
       __syncthreads();
     }
@@ -434,7 +418,7 @@ __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
       for (unsigned q = 0; q < C; ++q) {
         const std::uint64_t line = first_line + q;
         if (line >= count) break;
-        const order::node_of<Op> root = order::to_node<Op>(acc[q][0], 0);
+        const order::node_of<Op> root = order::to_node<Op>(acc[0][q], 0);
         if (leaves == 1) {
           results[line] = Op::finalize(root);
         } else {
