@@ -191,18 +191,6 @@ inline typename Op::state fold_register(const vector_state<Op, bytes>& v) {
   if constexpr (bytes == 2 * sizeof(T)) {
     return Op::combine(get_lane<Op, bytes>(v, 0), get_lane<Op, bytes>(v, 1));
   } else {
-#if defined(__aarch64__) && !defined(__ARM_NEON)
-    // Byte copies where vectors have no SIMD registers (aarch64's portable baseline): GCC 12 fails on the shuffles.
-    constexpr std::uint64_t half = bytes / 2;
-    vector_state<Op, half> low;
-    vector_state<Op, half> high;
-    for (std::uint64_t m = 0; m < members<Op, bytes>; ++m) {
-      std::memcpy(reinterpret_cast<char*>(&low) + m * half, reinterpret_cast<const char*>(&v) + m * bytes, half);
-      std::memcpy(reinterpret_cast<char*>(&high) + m * half, reinterpret_cast<const char*>(&v) + m * bytes + half,
-                  half);
-    }
-    return fold_register<Op, half>(Op::combine(low, high));
-#else
     // The halves by shuffles of whole registers (copying bytes through memory stalls on store forwarding, a tenth
     // of the time of a segment shorter than a row).
     constexpr std::uint64_t half = bytes / 2;
@@ -223,7 +211,6 @@ inline typename Op::state fold_register(const vector_state<Op, bytes>& v) {
     std::memcpy(&a, low, sizeof a);
     std::memcpy(&b, high, sizeof b);
     return fold_register<Op, half>(Op::combine(a, b));
-#endif
   }
 }
 
@@ -298,19 +285,9 @@ inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count
   }
   // A ragged last row (the last leaf only): lanes past its end have one element fewer.
   const std::uint64_t tail = count - full_rows * W;
-#if defined(__aarch64__) && !defined(__ARM_NEON)
-  // Lane by lane where vectors have no SIMD registers (aarch64's portable baseline, +nosimd): GCC 12 stops with an
-  // internal compiler error on accumulate_partial_row's selects there.
-  for (std::uint64_t j = 0; j < tail; ++j) {
-    set_lane<Op, vector_bytes>(
-        regs[j / VL], j % VL,
-        order::accumulate_element<Op>(get_lane<Op, vector_bytes>(regs[j / VL], j % VL), x, full_rows * W + j));
-  }
-#else
   for (std::uint64_t v = 0; v * VL < tail; ++v) {
     regs[v] = accumulate_partial_row<Op>(regs[v], x, full_rows * W + v * VL, tail - v * VL < VL ? tail - v * VL : VL);
   }
-#endif
   // The lane tree: whole registers while h >= VL, then the halves of the first register.
   order::fold_lanes<Op>(regs, W, VL);
   const typename Op::state root = fold_register<Op, vector_bytes>(regs[0]);
