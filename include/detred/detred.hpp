@@ -11,6 +11,7 @@
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
+#include "detred/partial.hpp"
 #include "detred/reference.hpp"
 #include "detred/statistics.hpp"
 #include "detred/stats.hpp"

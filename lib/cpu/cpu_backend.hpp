@@ -41,6 +41,12 @@ struct line_set {
 template <class Op>
 typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const run_options& how);
 
+/// The root of the canonical order over x[0..n), before Op::finalize: the node of a subtree of a larger array when
+/// x starts at a leaf boundary of it and n is a power-of-two number of leaves (or the array's ragged last leaf);
+/// x.first places argmin's and argmax's indices in the larger array. Partial states are built from these.
+template <class Op>
+order::node_of<Op> reduce_to_node(const order::operands<Op>& x, std::uint64_t n, const run_options& how);
+
 /// The same for an operator of one array.
 template <class Op>
 requires(Op::arity == 1) typename Op::result reduce(std::span<const typename Op::input> x, const run_options& how) {

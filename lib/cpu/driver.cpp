@@ -72,6 +72,14 @@ typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const 
   return Op::finalize(parallel_root<Op>(x, n, thread_count(how.threads), threshold, subtree));
 }
 
+template <class Op>
+order::node_of<Op> reduce_to_node(const order::operands<Op>& x, std::uint64_t n, const run_options& how) {
+  const subtree_fn<Op> subtree = subtree_kernel<Op>(kernels_for(resolve(how.instruction_set)));
+  const std::uint64_t threshold =
+      how.parallel_threshold_bytes == ~std::uint64_t{0} ? default_threshold<Op>() : how.parallel_threshold_bytes;
+  return parallel_root<Op>(x, n, thread_count(how.threads), threshold, subtree);
+}
+
 // The entry points of every operator in cpu_ops, emitted here for the front door and the tests.
 template <class List>
 struct instantiate_all;
@@ -80,6 +88,7 @@ struct instantiate_all<op_list<Ops...>> {
   static constexpr std::tuple pointers{
       static_cast<typename Ops::result (*)(const order::operands<Ops>&, std::uint64_t, const run_options&)>(
           &reduce<Ops>)...};
+  static constexpr std::tuple nodes{&reduce_to_node<Ops>...};
 };
 template struct instantiate_all<cpu_ops>;
 

@@ -1,0 +1,359 @@
+// detred::partial_state: picks the operator of (operation, mode, element type), and reads and writes the portable
+// form's header (docs/partial-states.md).
+#include <cstring>
+#include <string>
+#include <typeindex>
+
+#include "api/integer_results.hpp"
+#include "api/operators.hpp"
+#include "api/validate.hpp"
+#include "detred/partial.hpp"
+#include "state.hpp"
+
+namespace detred {
+namespace {
+
+constexpr char magic[8] = {'D', 'T', 'R', 'D', 'P', 'A', 'R', 'T'};
+/// Version of the byte layout below (the order version is stored beside it).
+constexpr std::uint32_t format_version = 1;
+
+template <class T>
+constexpr bool is_float = std::is_same_v<T, double> || std::is_same_v<T, float>;
+template <class T>
+constexpr bool is_half = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
+
+bool has_mode(operation op) {
+  return op == operation::sum || op == operation::dot || op == operation::asum || op == operation::nrm2;
+}
+
+/// The state of Op, empty.
+template <class Op>
+std::unique_ptr<partial_state::impl> make_state(operation op, mode m, element_type t, const options& opt) {
+  auto s = std::make_unique<partial::state_for<Op>>();
+  s->op = op;
+  s->mode = m;
+  s->type = t;
+  s->how = {.threads = opt.threads, .instruction_set = opt.isa};
+  return s;
+}
+
+/// The empty state of op over T in mode m; throws for an operation T does not have (as the single-array API).
+template <class T>
+std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const options& opt) {
+  const element_type t = element_type_of<T>();
+  // As the single-array calls: stats refuses another mode, the selections and integer sums ignore it.
+  if (op == operation::stats && m != mode::tree) {
+    throw error(std::string("partial_state: stats: mode ") + to_string(m) +
+                " is not available (stats has tree mode only)");
+  }
+  if (!has_mode(op)) m = mode::tree;
+  if (m != mode::tree && m != mode::compensated) {
+    throw error(std::string("partial_state: ") + to_string(op) + " has no partial state in " + to_string(m) +
+                " mode (tree and compensated have one)");
+  }
+  const auto make = [&]<class Op>() { return make_state<Op>(op, m, t, opt); };
+  const auto refuse = [&](const char* which) -> std::unique_ptr<partial_state::impl> {
+    throw error(std::string("partial_state: ") + to_string(t) + " elements have no " + to_string(op) + " (" + which +
+                ")");
+  };
+  if constexpr (is_float<T>) {
+    switch (op) {
+      case operation::sum: return with_policy(m, [&]<class P>() { return make.template operator()<order::sum_op<T, P>>(); });
+      case operation::dot: return with_policy(m, [&]<class P>() { return make.template operator()<order::dot_op<T, P>>(); });
+      case operation::asum: return with_policy(m, [&]<class P>() { return make.template operator()<order::asum_op<T, P>>(); });
+      case operation::nrm2: return with_policy(m, [&]<class P>() { return make.template operator()<order::nrm2_op<T, P>>(); });
+      case operation::min: return make.template operator()<order::min_op<T>>();
+      case operation::max: return make.template operator()<order::max_op<T>>();
+      case operation::argmin: return make.template operator()<order::argmin_op<T>>();
+      case operation::argmax: return make.template operator()<order::argmax_op<T>>();
+      case operation::stats: return make.template operator()<order::moments_op<T>>();
+    }
+  } else if constexpr (is_half<T>) {
+    if (op == operation::sum)
+      return with_policy(m, [&]<class P>() { return make.template operator()<order::sum_op<T, P>>(); });
+    if (op == operation::dot)
+      return with_policy(m, [&]<class P>() { return make.template operator()<order::dot_op<T, P>>(); });
+    return refuse("16-bit floats: sum and dot");
+  } else {
+    switch (op) {
+      case operation::sum: return make.template operator()<order::integer_sum_op<T>>();
+      case operation::min: return make.template operator()<order::min_op<T>>();
+      case operation::max: return make.template operator()<order::max_op<T>>();
+      case operation::argmin: return make.template operator()<order::argmin_op<T>>();
+      case operation::argmax: return make.template operator()<order::argmax_op<T>>();
+      default: return refuse("integers: sum, min, max, argmin, argmax");
+    }
+  }
+  throw error("partial_state: unknown operation " + std::to_string(static_cast<int>(op)));
+}
+
+/// make_state for the element type t.
+std::unique_ptr<partial_state::impl> make_state(operation op, mode m, element_type t, const options& opt) {
+  switch (t) {
+    case element_type::float64: return make_state<double>(op, m, opt);
+    case element_type::float32: return make_state<float>(op, m, opt);
+    case element_type::float16: return make_state<float16>(op, m, opt);
+    case element_type::bfloat16: return make_state<bfloat16>(op, m, opt);
+    case element_type::int32: return make_state<std::int32_t>(op, m, opt);
+    case element_type::int64: return make_state<std::int64_t>(op, m, opt);
+    case element_type::uint32: return make_state<std::uint32_t>(op, m, opt);
+    case element_type::uint64: return make_state<std::uint64_t>(op, m, opt);
+  }
+  throw error("partial state: corrupt: unknown element type " + std::to_string(static_cast<int>(t)));
+}
+
+unsigned arity(operation op) { return op == operation::dot ? 2 : 1; }
+
+void check_type(const partial_state::impl& s, element_type t, const char* what) {
+  if (s.type != t) {
+    throw error(std::string("partial_state::") + what + ": " + to_string(t) + " elements given to a state of " +
+                to_string(s.type) + " elements");
+  }
+}
+
+}  // namespace
+
+namespace partial {
+
+template <class Op>
+typename public_result<Op>::type finished(const order::node_of<Op>& root, std::uint64_t n, operation op) {
+  if constexpr (std::is_same_v<typename Op::result, order::wide_integer>) {
+    return narrowed<typename public_result<Op>::type>(Op::finalize(root), "partial_state::result");
+  } else {
+    if (n == 0 && (op == operation::min || op == operation::max || op == operation::argmin ||
+                   op == operation::argmax)) {
+      throw error(std::string("partial_state::result: an empty array has no ") + to_string(op) +
+                  " (it needs at least 1 element)");
+    }
+    return Op::finalize(root);
+  }
+}
+
+}  // namespace partial
+
+const char* to_string(operation op) {
+  switch (op) {
+    case operation::sum: return "sum";
+    case operation::dot: return "dot";
+    case operation::asum: return "asum";
+    case operation::nrm2: return "nrm2";
+    case operation::min: return "min";
+    case operation::max: return "max";
+    case operation::argmin: return "argmin";
+    case operation::argmax: return "argmax";
+    case operation::stats: return "stats";
+  }
+  return "unknown operation";
+}
+
+const char* to_string(element_type t) {
+  switch (t) {
+    case element_type::float64: return "float64";
+    case element_type::float32: return "float32";
+    case element_type::float16: return "float16";
+    case element_type::bfloat16: return "bfloat16";
+    case element_type::int32: return "int32";
+    case element_type::int64: return "int64";
+    case element_type::uint32: return "uint32";
+    case element_type::uint64: return "uint64";
+  }
+  return "unknown element type";
+}
+
+template <class T>
+element_type element_type_of() {
+  if constexpr (std::is_same_v<T, double>) return element_type::float64;
+  else if constexpr (std::is_same_v<T, float>) return element_type::float32;
+  else if constexpr (std::is_same_v<T, float16>) return element_type::float16;
+  else if constexpr (std::is_same_v<T, bfloat16>) return element_type::bfloat16;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return element_type::int32;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return element_type::int64;
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return element_type::uint32;
+  else return element_type::uint64;
+}
+
+partial_state::partial_state(std::unique_ptr<impl> state) : state_(std::move(state)) {}
+partial_state::partial_state(const partial_state& other) : state_(other.state_->clone()) {}
+partial_state& partial_state::operator=(const partial_state& other) {
+  if (this != &other) state_ = other.state_->clone();
+  return *this;
+}
+partial_state::partial_state(partial_state&&) noexcept = default;
+partial_state& partial_state::operator=(partial_state&&) noexcept = default;
+partial_state::~partial_state() = default;
+
+template <class T>
+partial_state partial_state::empty(detred::operation op, const options& opt) {
+  validate(opt);
+  return partial_state(make_state<T>(op, opt.mode, opt));
+}
+
+template <class T>
+partial_state partial_state::of(detred::operation op, std::span<const T> x, std::uint64_t offset,
+                                const options& opt) {
+  if (op == operation::dot) throw error("partial_state::of: dot reads two arrays: use partial_state::of_dot");
+  partial_state s = empty<T>(op, opt);
+  if (x.size() > ~std::uint64_t{0} - offset) throw error("partial_state::of: the piece would end past index 2^64 - 1");
+  const void* data[1] = {x.data()};
+  s.state_->add(data, x.size(), offset);
+  return s;
+}
+
+template <class T>
+partial_state partial_state::of_dot(std::span<const T> x, std::span<const T> y, std::uint64_t offset,
+                                    const options& opt) {
+  validate_lengths(x.size(), y.size(), "partial_state::of_dot");
+  partial_state s = empty<T>(operation::dot, opt);
+  if (x.size() > ~std::uint64_t{0} - offset) throw error("partial_state::of_dot: the piece would end past 2^64 - 1");
+  const void* data[2] = {x.data(), y.data()};
+  s.state_->add(data, x.size(), offset);
+  return s;
+}
+
+template <class T>
+void partial_state::append(std::span<const T> chunk) {
+  check_type(*state_, element_type_of<T>(), "append");
+  if (arity(state_->op) != 1) throw error("partial_state::append: a dot product takes x and y chunks");
+  const void* data[1] = {chunk.data()};
+  state_->append(data, chunk.size());
+}
+
+template <class T>
+void partial_state::append(std::span<const T> x_chunk, std::span<const T> y_chunk) {
+  check_type(*state_, element_type_of<T>(), "append");
+  if (arity(state_->op) != 2) throw error("partial_state::append: only a dot product takes two chunks");
+  validate_lengths(x_chunk.size(), y_chunk.size(), "partial_state::append");
+  const void* data[2] = {x_chunk.data(), y_chunk.data()};
+  state_->append(data, x_chunk.size());
+}
+
+void partial_state::merge(const partial_state& other) {
+  const impl& a = *state_;
+  const impl& b = *other.state_;
+  if (a.op != b.op || a.mode != b.mode || a.type != b.type) {
+    throw error(std::string("partial_state::merge: a ") + to_string(b.op) + " (" + to_string(b.mode) + ") of " +
+                to_string(b.type) + " elements cannot join a " + to_string(a.op) + " (" + to_string(a.mode) +
+                ") of " + to_string(a.type) + " elements");
+  }
+  state_->merge_from(*other.state_);
+}
+
+detred::operation partial_state::operation() const { return state_->op; }
+detred::mode partial_state::mode() const { return state_->mode; }
+detred::element_type partial_state::element_type() const { return state_->type; }
+std::vector<element_range> partial_state::ranges() const { return state_->ranges(); }
+std::uint64_t partial_state::end() const {
+  const std::vector<element_range> r = ranges();
+  return r.empty() ? 0 : r.back().end;
+}
+bool partial_state::complete() const {
+  const std::vector<element_range> r = ranges();
+  return r.empty() || (r.size() == 1 && r.front().begin == 0);
+}
+
+template <class R>
+R partial_state::result() const {
+  R r{};
+  state_->result(&r, std::type_index(typeid(R)));
+  return r;
+}
+
+std::vector<std::byte> partial_state::serialize() const {
+  partial::byte_writer out;
+  out.put_bytes(magic, sizeof magic);
+  out.put<std::uint32_t>(format_version);
+  out.put<std::uint32_t>(static_cast<std::uint32_t>(order_version));
+  out.put<std::uint8_t>(static_cast<std::uint8_t>(state_->op));
+  out.put<std::uint8_t>(static_cast<std::uint8_t>(state_->mode));
+  out.put<std::uint8_t>(static_cast<std::uint8_t>(state_->type));
+  out.put<std::uint8_t>(0);
+  out.put<std::uint32_t>(state_->element_bytes());
+  out.put<std::uint32_t>(state_->node_bytes());
+  state_->write(out);
+  const std::uint64_t sum = partial::checksum(out.bytes());
+  out.put(sum);
+  return std::move(out.bytes());
+}
+
+partial_state partial_state::deserialize(std::span<const std::byte> bytes) {
+  if (bytes.size() < sizeof magic + 8 || std::memcmp(bytes.data(), magic, sizeof magic) != 0) {
+    throw error("partial state: not a detred partial state (the magic bytes DTRDPART are missing)");
+  }
+  std::uint64_t stored = 0;
+  std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
+  const std::span<const std::byte> body = bytes.first(bytes.size() - 8);
+  partial::byte_reader in(body);
+  char m[8];
+  in.get_bytes(m, sizeof m, "header");
+  const auto version = in.get<std::uint32_t>("header");
+  if (version != format_version) {
+    throw error("partial state: format version " + std::to_string(version) + " (this library reads version " +
+                std::to_string(format_version) + ")");
+  }
+  const auto order = in.get<std::uint32_t>("header");
+  if (order != static_cast<std::uint32_t>(order_version)) {
+    throw error("partial state: made under canonical order version " + std::to_string(order) +
+                ", this library follows version " + std::to_string(order_version) +
+                ": its bits cannot join this library's");
+  }
+  if (partial::checksum(body) != stored) throw error("partial state: corrupt: the checksum does not match");
+  const auto op = in.get<std::uint8_t>("header");
+  const auto m_code = in.get<std::uint8_t>("header");
+  const auto type = in.get<std::uint8_t>("header");
+  in.get<std::uint8_t>("header");
+  if (op > static_cast<std::uint8_t>(operation::stats)) throw error("partial state: corrupt: operation code " +
+                                                                    std::to_string(op));
+  if (m_code > static_cast<std::uint8_t>(mode::compensated)) throw error("partial state: corrupt: mode code " +
+                                                                        std::to_string(m_code));
+  if (type > static_cast<std::uint8_t>(element_type::uint64)) throw error("partial state: corrupt: element type " +
+                                                                         std::to_string(type));
+  std::unique_ptr<impl> s = make_state(static_cast<detred::operation>(op), static_cast<detred::mode>(m_code),
+                                       static_cast<detred::element_type>(type), options{});
+  const auto element_bytes = in.get<std::uint32_t>("header");
+  const auto node_bytes = in.get<std::uint32_t>("header");
+  if (element_bytes != s->element_bytes() || node_bytes != s->node_bytes()) {
+    throw error("partial state: corrupt: element and node sizes " + std::to_string(element_bytes) + " and " +
+                std::to_string(node_bytes) + " do not match a " + to_string(s->op) + " of " + to_string(s->type));
+  }
+  s->read(in);
+  if (in.remaining() != 0) throw error("partial state: corrupt: " + std::to_string(in.remaining()) +
+                                       " bytes after the last range");
+  return partial_state(std::move(s));
+}
+
+#define DETRED_PARTIAL_TYPE(T)                                                                                 \
+  template element_type element_type_of<T>();                                                                 \
+  template partial_state partial_state::of<T>(detred::operation, std::span<const T>, std::uint64_t,           \
+                                              const options&);                                                \
+  template partial_state partial_state::empty<T>(detred::operation, const options&);                          \
+  template void partial_state::append<T>(std::span<const T>);
+DETRED_PARTIAL_TYPE(double)
+DETRED_PARTIAL_TYPE(float)
+DETRED_PARTIAL_TYPE(float16)
+DETRED_PARTIAL_TYPE(bfloat16)
+DETRED_PARTIAL_TYPE(std::int32_t)
+DETRED_PARTIAL_TYPE(std::int64_t)
+DETRED_PARTIAL_TYPE(std::uint32_t)
+DETRED_PARTIAL_TYPE(std::uint64_t)
+#undef DETRED_PARTIAL_TYPE
+
+#define DETRED_PARTIAL_DOT(T)                                                                                   \
+  template partial_state partial_state::of_dot<T>(std::span<const T>, std::span<const T>, std::uint64_t,       \
+                                                  const options&);                                             \
+  template void partial_state::append<T>(std::span<const T>, std::span<const T>);
+DETRED_PARTIAL_DOT(double)
+DETRED_PARTIAL_DOT(float)
+DETRED_PARTIAL_DOT(float16)
+DETRED_PARTIAL_DOT(bfloat16)
+#undef DETRED_PARTIAL_DOT
+
+template double partial_state::result<double>() const;
+template float partial_state::result<float>() const;
+template std::int32_t partial_state::result<std::int32_t>() const;
+template std::int64_t partial_state::result<std::int64_t>() const;
+template std::uint32_t partial_state::result<std::uint32_t>() const;
+template std::uint64_t partial_state::result<std::uint64_t>() const;
+template statistics<double> partial_state::result<statistics<double>>() const;
+template statistics<float> partial_state::result<statistics<float>>() const;
+
+}  // namespace detred

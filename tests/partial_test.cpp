@@ -1,0 +1,288 @@
+// Partial states: for every operation, mode and element type, states of random pieces (cuts inside leaves, empty
+// pieces), merged in random orders and groupings, through the byte form or not, built with any thread count and
+// instruction set, give the bits of the single-array call; so do streams of random chunk sizes. Then the byte
+// form's errors, and the API's refusals.
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "detred/detred.hpp"
+#include "detred/partial.hpp"
+#include "partial_cases.hpp"
+#include "test_data.hpp"
+
+namespace detred::testing {
+namespace {
+
+template <class T>
+std::vector<T> data_of(std::uint64_t n, std::uint64_t seed, values v = values::uniform) {
+  if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+    rng r(seed);
+    std::vector<T> x(n);
+    // Finite 16-bit floats of both signs across most exponents (0x7c00 and above would be Inf/NaN in binary16).
+    for (auto& e : x) e = static_cast<T>(static_cast<std::uint16_t>(r.below(0x7800) | (r.next() & 1) << 15));
+    return x;
+  } else if constexpr (std::is_integral_v<T>) {
+    rng r(seed);
+    std::vector<T> x(n);
+    for (auto& e : x) e = static_cast<T>(r.below(2001)) - static_cast<T>(std::is_signed_v<T> ? 1000 : 0);
+    return x;
+  } else {
+    return generate<T>(v, n, seed);
+  }
+}
+
+/// Cut points 0 = c_0 <= c_1 <= ... <= c_k = n: some at random, some at leaf boundaries and next to them, some
+/// repeated (empty pieces).
+std::vector<std::uint64_t> random_cuts(std::uint64_t n, std::uint64_t leaf, rng& r) {
+  std::vector<std::uint64_t> cuts = {0, n};
+  const std::uint64_t pieces = 1 + r.below(8);
+  for (std::uint64_t k = 1; k < pieces; ++k) {
+    std::uint64_t c = r.below(n + 1);
+    switch (r.below(4)) {
+      case 0: c = c / leaf * leaf; break;                     // on a leaf boundary
+      case 1: c = std::min(n, c / leaf * leaf + 1); break;    // just after one
+      case 2: c = c / leaf * leaf == 0 ? c : c / leaf * leaf - 1; break;  // just before one
+      default: break;                                          // anywhere
+    }
+    cuts.push_back(c);
+    if (r.below(6) == 0) cuts.push_back(c);  // an empty piece
+  }
+  std::sort(cuts.begin(), cuts.end());
+  return cuts;
+}
+
+options random_options(mode m, rng& r) {
+  const std::vector<isa> isas = supported_isas();
+  return {.mode = m, .threads = static_cast<int>(1 + r.below(3)), .isa = isas[r.below(isas.size())]};
+}
+
+/// States of the pieces merged in a random grouping and order, some through the byte form.
+partial_state merge_randomly(std::vector<partial_state> states, rng& r) {
+  while (states.size() > 1) {
+    const std::size_t i = r.below(states.size());
+    std::size_t j = r.below(states.size() - 1);
+    if (j >= i) ++j;
+    partial_state other = states[j];
+    if (r.below(3) == 0) other = partial_state::deserialize(other.serialize());
+    states[i].merge(other);
+    states.erase(states.begin() + static_cast<std::ptrdiff_t>(j));
+  }
+  return states.front();
+}
+
+template <class T>
+void check_splits(std::uint64_t n, std::uint64_t seed, int rounds) {
+  const std::vector<T> x = data_of<T>(n, seed);
+  const std::vector<T> y = data_of<T>(n, seed + 1);
+  rng r(seed * 7919 + n);
+  for (const op_case& c : cases_for<T>()) {
+    const bool selection = c.op == operation::min || c.op == operation::max || c.op == operation::argmin ||
+                           c.op == operation::argmax;
+    if (selection && n == 0) continue;  // refused: tested below
+    const std::vector<std::byte> expected = one_call_bits<T>(c.op, c.m, x, y);
+    // Cuts around the leaves of 2048 elements (8-byte lanes) and of 4096 (4-byte lanes).
+    const std::uint64_t leaf = r.below(2) == 0 ? 2048 : 4096;
+    for (int round = 0; round < rounds; ++round) {
+      const std::vector<std::uint64_t> cuts = random_cuts(n, leaf, r);
+      std::vector<partial_state> states;
+      for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+        states.push_back(piece_state<T>(c.op, x, y, cuts[k], cuts[k + 1], random_options(c.m, r)));
+      }
+      const partial_state all = merge_randomly(states, r);
+      ASSERT_TRUE(all.complete()) << describe(c);
+      EXPECT_EQ(all.end(), n);
+      EXPECT_EQ(result_bits<T>(all), expected) << describe(c) << " n=" << n << " pieces=" << cuts.size() - 1;
+      EXPECT_EQ(result_bits<T>(partial_state::deserialize(all.serialize())), expected) << describe(c);
+    }
+
+    // A stream of chunks of random sizes: small ones, ones around a leaf, large ones.
+    partial_state stream = c.op == operation::dot ? partial_state::empty<T>(operation::dot, {.mode = c.m})
+                                                  : partial_state::empty<T>(c.op, {.mode = c.m});
+    for (std::uint64_t at = 0; at < n;) {
+      const std::uint64_t scale = std::uint64_t{1} << r.below(16);
+      const std::uint64_t take = std::min(n - at, r.below(scale + 1));
+      if constexpr (!std::is_integral_v<T>) {
+        if (c.op == operation::dot) {
+          stream.append(std::span<const T>(x).subspan(at, take), std::span<const T>(y).subspan(at, take));
+        } else {
+          stream.append(std::span<const T>(x).subspan(at, take));
+        }
+      } else {
+        stream.append(std::span<const T>(x).subspan(at, take));
+      }
+      at += take;
+    }
+    EXPECT_EQ(result_bits<T>(stream), expected) << describe(c) << " stream n=" << n;
+  }
+}
+
+template <class T>
+class PartialStates : public ::testing::Test {};
+using ElementTypes =
+    ::testing::Types<double, float, float16, bfloat16, std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
+TYPED_TEST_SUITE(PartialStates, ElementTypes);
+
+TYPED_TEST(PartialStates, RandomSplitsMergesAndStreamsGiveTheOneCallBits) {
+  using T = TypeParam;
+  constexpr std::uint64_t L = 4096;  // the larger leaf (float's): sizes below cover both leaf sizes
+  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5}, L / 2 - 1, L / 2, L / 2 + 1, L - 1,
+                          L, L + 1, 3 * L + 17, 8 * L, 21 * L + 1000}) {
+    check_splits<T>(n, 100 + n, n < 100 ? 3 : 6);
+  }
+}
+
+TYPED_TEST(PartialStates, LargeArraysAcrossManySubtrees) {
+  using T = TypeParam;
+  check_splits<T>(std::uint64_t{300} * 4096 + 123, 9, 3);
+}
+
+/// Every class of adversarial input, double and float, sum, stats and argmax with a few random splits.
+TEST(PartialStatesValues, AdversarialInputs) {
+  for (values v : all_value_classes()) {
+    for (std::uint64_t n : {std::uint64_t{3000}, std::uint64_t{70000}}) {
+      const std::vector<double> x = generate<double>(v, n, 5);
+      const std::vector<float> xf = generate<float>(v, n, 6);
+      rng r(n);
+      for (operation op : {operation::sum, operation::stats, operation::argmax, operation::nrm2}) {
+        for (mode m : {mode::tree, mode::compensated}) {
+          if (op == operation::stats && m != mode::tree) continue;
+          std::vector<partial_state> states, states_f;
+          const std::vector<std::uint64_t> cuts = random_cuts(n, 2048, r);
+          for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+            states.push_back(piece_state<double>(op, x, x, cuts[k], cuts[k + 1], {.mode = m}));
+            states_f.push_back(piece_state<float>(op, xf, xf, cuts[k], cuts[k + 1], {.mode = m}));
+          }
+          EXPECT_EQ(result_bits<double>(merge_randomly(states, r)), one_call_bits<double>(op, m, x, x))
+              << name(v) << " " << to_string(op);
+          EXPECT_EQ(result_bits<float>(merge_randomly(states_f, r)), one_call_bits<float>(op, m, xf, xf))
+              << name(v) << " " << to_string(op);
+        }
+      }
+    }
+  }
+}
+
+/// A state's bytes are a function of the ranges and values alone: built in one piece, from many, or as a stream.
+TEST(PartialStateFormat, EqualStatesHaveEqualBytes) {
+  const std::vector<float> x = data_of<float>(50000, 3);
+  const std::span<const float> xs(x);
+  rng r(11);
+  const partial_state whole = partial_state::of(operation::argmin, xs.subspan(1000, 40000), 1000);
+  std::vector<partial_state> pieces;
+  const std::vector<std::uint64_t> cuts = random_cuts(40000, 4096, r);
+  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    pieces.push_back(partial_state::of(operation::argmin, xs.subspan(1000 + cuts[k], cuts[k + 1] - cuts[k]),
+                                       1000 + cuts[k]));
+  }
+  EXPECT_EQ(merge_randomly(pieces, r).serialize(), whole.serialize());
+  const std::vector<std::byte> bytes = whole.serialize();
+  EXPECT_EQ(partial_state::deserialize(bytes).serialize(), bytes);
+  EXPECT_EQ(whole.ranges(), (std::vector<element_range>{{1000, 41000}}));
+}
+
+/// The state's size stays within one cut leaf at each end plus the subtree nodes.
+TEST(PartialStateFormat, SizeIsBounded) {
+  const std::vector<double> x = data_of<double>(std::uint64_t{1} << 22, 4);
+  const std::span<const double> xs(x);
+  const partial_state s = partial_state::of(operation::sum, xs.subspan(1, x.size() - 2), 1);
+  const std::size_t bytes = s.serialize().size();
+  EXPECT_LE(bytes, 2 * 2047 * sizeof(double) + 2 * 22 * (17 + sizeof(double)) + 64);
+  EXPECT_GE(bytes, 2 * 2047 * sizeof(double));
+}
+
+std::string error_of(const std::vector<std::byte>& bytes) {
+  try {
+    partial_state::deserialize(bytes);
+  } catch (const error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PartialStateFormat, CorruptTruncatedAndForeignStatesAreRefused) {
+  const std::vector<double> x = data_of<double>(10000, 8);
+  const std::vector<std::byte> good =
+      partial_state::of(operation::stats, std::span<const double>(x).subspan(100, 9000), 100).serialize();
+  ASSERT_EQ(error_of(good), "");
+
+  std::vector<std::byte> bad = good;
+  bad[0] = std::byte{'X'};
+  EXPECT_NE(error_of(bad).find("not a detred partial state"), std::string::npos) << error_of(bad);
+  EXPECT_NE(error_of({}).find("not a detred partial state"), std::string::npos);
+
+  // Any one flipped bit, anywhere, is caught (by the checksum, or before it by the header's checks).
+  rng r(1);
+  for (int k = 0; k < 300; ++k) {
+    bad = good;
+    bad[r.below(bad.size())] ^= std::byte{static_cast<unsigned char>(1u << r.below(8))};
+    EXPECT_NE(error_of(bad), "") << "flip " << k;
+  }
+  // Truncated anywhere.
+  for (std::size_t size : {std::size_t{9}, std::size_t{20}, good.size() / 2, good.size() - 1}) {
+    EXPECT_NE(error_of(std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(size))), "")
+        << size;
+  }
+  // Another format version, another order version: named, even though the checksum would also fail.
+  bad = good;
+  bad[8] = std::byte{2};
+  EXPECT_NE(error_of(bad).find("format version 2"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad[12] = std::byte{9};
+  EXPECT_NE(error_of(bad).find("canonical order version 9"), std::string::npos) << error_of(bad);
+}
+
+TEST(PartialStateApi, RefusalsNameTheProblem) {
+  const std::vector<double> x = data_of<double>(5000, 2);
+  const std::span<const double> xs(x);
+  partial_state a = partial_state::of(operation::sum, xs.subspan(0, 3000), 0);
+  const partial_state overlapping = partial_state::of(operation::sum, xs.subspan(2000, 2000), 2000);
+  EXPECT_THROW(a.merge(overlapping), error);
+  const std::vector<std::byte> before = a.serialize();
+  try {
+    a.merge(overlapping);
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("overlap"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(a.serialize(), before) << "a refused merge changes nothing";
+
+  EXPECT_THROW(a.merge(partial_state::of(operation::sum, xs.subspan(3000, 10), 3000, {.mode = mode::compensated})),
+               error);
+  EXPECT_THROW(a.merge(partial_state::of(operation::max, xs.subspan(3000, 10), 3000)), error);
+  EXPECT_THROW(a.append(std::span<const float>()), error);
+  EXPECT_THROW((void)a.result<float>(), error);  // the wrong result type
+
+  partial_state gap = partial_state::of(operation::sum, xs.subspan(4000, 10), 4000);
+  gap.merge(a);
+  EXPECT_FALSE(gap.complete());
+  try {
+    (void)gap.result<double>();
+    ADD_FAILURE() << "an incomplete state gave a result";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("elements [3000, 4000) are missing"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(gap.ranges(), (std::vector<element_range>{{0, 3000}, {4000, 4010}}));
+
+  EXPECT_THROW(partial_state::of(operation::nrm2, std::span<const std::int32_t>(), 0), error);
+  EXPECT_THROW(partial_state::of(operation::stats, xs, 0, {.mode = mode::compensated}), error);
+  EXPECT_THROW(partial_state::of(operation::sum, xs, 0, {.threads = -1}), error);
+  EXPECT_THROW(partial_state::of(operation::asum, std::span<const float16>(), 0), error);
+  EXPECT_THROW(partial_state::of(operation::dot, xs, 0), error);
+  EXPECT_THROW(partial_state::of_dot(xs, xs.subspan(1), 0), error);
+  EXPECT_THROW(partial_state::of(operation::sum, xs, ~std::uint64_t{0} - 10), error);
+  EXPECT_THROW((void)partial_state::empty<double>(operation::min).result<double>(), error);
+  EXPECT_EQ(bytes_of(partial_state::empty<double>(operation::sum).result<double>()), bytes_of(-0.0));
+
+  // An integer sum that does not fit: the single-array call's overflow_error.
+  const std::vector<std::int64_t> big = {INT64_MAX, 1};
+  partial_state s = partial_state::of(operation::sum, std::span<const std::int64_t>(big).first(1), 0);
+  s.merge(partial_state::of(operation::sum, std::span<const std::int64_t>(big).subspan(1), 1));
+  EXPECT_THROW((void)s.result<std::int64_t>(), overflow_error);
+}
+
+}  // namespace
+}  // namespace detred::testing
