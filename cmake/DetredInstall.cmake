@@ -6,8 +6,18 @@ install(TARGETS detred EXPORT detredTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# detred/mpi.hpp only with detred_mpi: it includes <mpi.h>.
+if(DETRED_HAVE_MPI)
+  install(TARGETS detred_mpi EXPORT detredTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  set(detred_header_exclude "")
+else()
+  set(detred_header_exclude PATTERN "mpi.hpp" EXCLUDE)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/detred DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.hpp")
+  FILES_MATCHING PATTERN "*.hpp" ${detred_header_exclude})
 install(FILES ${PROJECT_BINARY_DIR}/include/detred/version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/detred)
 
 set(detred_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/detred)

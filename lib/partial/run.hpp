@@ -70,14 +70,30 @@ class run {
       const std::uint64_t at = x.first + done;
       const std::uint64_t left = count - done;
       if (at % L != 0 || left < L) {
-        // Up to the next leaf boundary, raw.
+        // Up to the next leaf boundary, raw: onto the raw item this range ends with when the leaf is the same one
+        // (the streaming case: a leaf filled chunk by chunk, in one buffer), else as a new raw item.
         const std::uint64_t take = std::min(left, L - at % L);
-        item<Op> piece;
-        piece.raw = true;
-        piece.begin = at;
-        piece.end = at + take;
-        for (unsigned a = 0; a < Op::arity; ++a) piece.elements[a].assign(x.data[a] + done, x.data[a] + done + take);
-        push(std::move(piece), nodes, context);
+        if (!items_.empty() && items_.back().raw && items_.back().end == at && at % L != 0) {
+          item<Op>& last = items_.back();
+          for (unsigned a = 0; a < Op::arity; ++a) last.elements[a].insert(last.elements[a].end(), x.data[a] + done,
+                                                                            x.data[a] + done + take);
+          last.end += take;
+          if (last.end % L == 0 && last.begin % L == 0) {
+            item<Op> leaf = std::move(last);
+            items_.pop_back();
+            push(std::move(leaf), nodes, context);
+          }
+        } else {
+          item<Op> piece;
+          piece.raw = true;
+          piece.begin = at;
+          piece.end = at + take;
+          for (unsigned a = 0; a < Op::arity; ++a) {
+            piece.elements[a].reserve(L);
+            piece.elements[a].assign(x.data[a] + done, x.data[a] + done + take);
+          }
+          push(std::move(piece), nodes, context);
+        }
         done += take;
         continue;
       }

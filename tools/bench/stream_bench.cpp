@@ -1,0 +1,92 @@
+// detred-stream-bench: a partial state fed consecutive chunks (partial_state::append) against the one-call sum of
+// the same array, interleaved round after round; the ratio is the median of time(one call) / time(stream). Also the
+// cost of building states of uneven pieces and merging them. Target (the partial-states issue): streaming in chunks
+// of 4 KiB to 1 MiB at >= 0.90x the one-call throughput, 2 threads, 2^27 doubles. docs/benchmarks.md explains it.
+#include <cstdint>
+#include <iostream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include "aligned_buffer.hpp"
+#include "detred/cpu.hpp"
+#include "detred/partial.hpp"
+#include "detred/sum.hpp"
+#include "paired_measure.hpp"
+#include "portable_random.hpp"
+
+namespace {
+
+using namespace detred::bench;
+
+volatile double sink = 0;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"detred-stream-bench: partial_state::append in chunks against one detred::sum call, same run"};
+  int threads = 2, rounds = 7, log_n = 27;
+  std::vector<std::uint64_t> chunk_kib = {4, 64, 1024};
+  app.add_option("--threads", threads, "threads of both sides")->check(CLI::Range(1, 1024));
+  app.add_option("--rounds", rounds, "interleaved rounds per row")->check(CLI::Range(1, 1000));
+  app.add_option("--log-n", log_n, "2^K doubles")->check(CLI::Range(10, 32));
+  app.add_option("--chunk-kib", chunk_kib, "chunk sizes in KiB")->delimiter(',');
+  CLI11_PARSE(app, argc, argv);
+
+  const std::uint64_t n = std::uint64_t{1} << log_n;
+  aligned_buffer<double> buffer(n);
+  detred::generators::rng g(1);
+  for (std::uint64_t i = 0; i < n; ++i) buffer.data()[i] = g.unit<double>() * 2 - 1;
+  const std::span<const double> x = buffer.span();
+  const detred::options opt{.threads = threads};
+  const double expected = detred::sum(x, opt);
+  const timing_policy p{.warmup_seconds = 0.05, .min_seconds = 0.2};
+
+  std::cout << fmt::format("detred-stream-bench: 2^{} doubles, {} threads, {} rounds, isa {}\n", log_n, threads,
+                           rounds, detred::to_string(detred::resolved_isa(detred::isa::automatic)));
+  std::cout << "ratio: median of time(one detred::sum call) / time(variant), interleaved\n";
+  std::cout << fmt::format("{:<34} {:>10} {:>10} {:>7} {:>8} {:<10} {}\n", "variant", "GB/s", "one-call", "ratio",
+                           "target", "verdict", "bits");
+  bool all_same = true;
+  const auto one_call = [&] { sink = detred::sum(x, opt); };
+  const auto row = [&](const std::string& name, auto&& variant, double target) {
+    double got = 0;
+    const auto call = [&] { got = variant(); sink = got; };
+    call();
+    const bool same = std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(expected);
+    all_same = all_same && same;
+    const paired_result r = measure_paired(call, one_call, x.size_bytes(), rounds, p);
+    std::cout << fmt::format("{:<34} {:>10.1f} {:>10.1f} {:>7.3f} {:>8} {:<10} {}\n", name, r.ours_gbs,
+                             r.baseline_gbs, r.ratio, target_text(target), verdict_text(r.ratio, target),
+                             same ? "same bits" : "DIFFERENT BITS") << std::flush;
+  };
+
+  for (const std::uint64_t kib : chunk_kib) {
+    const std::uint64_t chunk = kib * 1024 / sizeof(double);
+    row(fmt::format("stream, chunks of {} KiB", kib),
+        [&] {
+          detred::partial_state s = detred::partial_state::empty<double>(detred::operation::sum, opt);
+          for (std::uint64_t at = 0; at < n; at += chunk) s.append(x.subspan(at, std::min(chunk, n - at)));
+          return s.result<double>();
+        },
+        0.90);
+  }
+  // Eight uneven pieces (cut inside leaves), their states merged: what an MPI rank or a GPU does per piece.
+  row("8 uneven pieces, states merged",
+      [&] {
+        std::vector<std::uint64_t> cuts = {0};
+        for (std::uint64_t k = 1; k < 8; ++k) cuts.push_back(n / 8 * k + 1000 * k + 7);
+        cuts.push_back(n);
+        detred::partial_state all = detred::partial_state::empty<double>(detred::operation::sum, opt);
+        for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+          all.merge(detred::partial_state::of(detred::operation::sum, x.subspan(cuts[k], cuts[k + 1] - cuts[k]),
+                                              cuts[k], opt));
+        }
+        return all.result<double>();
+      },
+      0.0);
+  return all_same ? 0 : 1;
+}
