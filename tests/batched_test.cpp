@@ -296,3 +296,36 @@ TEST(BatchedErrors, NameTheArgumentAndTheProblem) {
 
 }  // namespace
 }  // namespace detred::testing
+
+namespace detred::testing {
+namespace {
+
+/// Columns of at most W elements (one element per lane: the CPU's short-line path, which joins only the lanes that
+/// took an element) over every class of special values, in both modes: each equals the single-array call.
+TYPED_TEST(Batched, ShortColumnsOfSpecialValuesEqualTheSingleArrayCall) {
+  using T = TypeParam;
+  constexpr std::uint64_t W = order::lanes<T>;
+  for (values v : all_value_classes()) {
+    for (std::uint64_t rows : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{5}, W - 1, W}) {
+      const std::uint64_t cols = 61;
+      const std::vector<T> data = generate<T>(v, rows * cols, rows + 7);
+      const matrix_view<T> a{data.data(), rows, cols, cols, layout::row_major};
+      for (mode m : {mode::tree, mode::compensated}) {
+        for (const options& o : cpu_paths(m)) {
+          std::vector<T> r(cols);
+          sum(a, 0, std::span<T>(r), o);
+          expect_lines(
+              r, [&](std::uint64_t j) { return sum(std::span<const T>(line_of(a, 0, j)), {.mode = m}); },
+              name(v) + " sum of " + std::to_string(rows) + " rows " + to_string(m) + " " + to_string(o.isa));
+          asum(a, 0, std::span<T>(r), o);
+          expect_lines(
+              r, [&](std::uint64_t j) { return asum(std::span<const T>(line_of(a, 0, j)), {.mode = m}); },
+              name(v) + " asum of " + std::to_string(rows) + " rows");
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace detred::testing

@@ -97,6 +97,29 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
     }
   };
 
+  if constexpr (order::neutral_identity<Op> && !order::locates_element<Op>) {
+    if (length >= 1 && length <= W) {
+      // Lines of at most W elements (the sums over ranks of an element-wise MPI sum: a handful of rows): one
+      // element per lane, no leaf tree. Only the lanes that took an element are joined (fold_live_lanes), and each
+      // line's leaf root is its result.
+      for (std::uint64_t b = 0; b < blocks; ++b) {
+        for (std::uint64_t i = 0; i < length; ++i) {
+          tree[i] = take(Op::template identity<V>(), i * stride + line0 + b * per_value, false);
+        }
+        order::fold_live_lanes<Op>(tree, W, length);
+        for (std::uint64_t j = 0; j < per_value; ++j) {
+          typename Op::state root;
+          if constexpr (per_value == 1) {
+            root = tree[0];
+          } else {
+            root = get_lane<Op, sizeof(V)>(tree[0], j);
+          }
+          results[line0 + b * per_value + j] = Op::finalize(order::to_node<Op>(root, 0));
+        }
+      }
+      return;
+    }
+  }
   for (std::uint64_t f = 0; f < leaves; ++f) {
     const std::uint64_t r0 = f * L;
     const std::uint64_t count = length - r0 < L ? length - r0 : L;

@@ -3,6 +3,7 @@
 // values of element i in rank order, so the slicing (how many elements each rank sums) never shows in the bits.
 #include <climits>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -49,14 +50,15 @@ void elementwise(std::span<const T> x, std::span<T> out, MPI_Comm comm, const op
     receive_counts[r] = static_cast<int>(mine);
     receive_displacements[r] = static_cast<int>(r * mine);
   }
-  std::vector<T> matrix(p * mine);
-  check(MPI_Alltoallv(x.data(), send_counts.data(), send_displacements.data(), datatype<T>(), matrix.data(),
+  // Left uninitialized: MPI_Alltoallv writes all of it (zeroing 8 bytes per element first costs a pass of its own).
+  const std::unique_ptr<T[]> matrix(new T[p * mine]);
+  check(MPI_Alltoallv(x.data(), send_counts.data(), send_displacements.data(), datatype<T>(), matrix.get(),
                       receive_counts.data(), receive_displacements.data(), datatype<T>(), comm),
         "MPI_Alltoallv");
 
   std::vector<T> sums(mine);
   if (mine > 0) {
-    detred::sum(matrix_view<T>{matrix.data(), p, mine, mine, layout::row_major}, 0, std::span<T>(sums), opt);
+    detred::sum(matrix_view<T>{matrix.get(), p, mine, mine, layout::row_major}, 0, std::span<T>(sums), opt);
   }
   // out may alias x: x is no longer read.
   check(MPI_Allgatherv(sums.data(), static_cast<int>(mine), datatype<T>(), out.data(), send_counts.data(),

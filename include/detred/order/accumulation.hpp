@@ -11,6 +11,9 @@ inline namespace DETRED_ORDER_ABI {
 
 /// Tree mode: plain additions. The accumulator is the running sum itself.
 struct plain_sums {
+  /// join(s, zero()) == s for every s but a signalling NaN (which join would quieten, and finalize makes the
+  /// canonical NaN either way): an engine may skip joins with lanes that never took an element (fold_live_lanes).
+  static constexpr bool neutral_zero = true;
   template <class V>
   using acc = V;
 

@@ -103,6 +103,14 @@ DETRED_HOST_DEVICE constexpr node_of<Op> to_node(const typename Op::state& root,
   }
 }
 
+/// True for operators whose identity is neutral bit for bit: combine(s, identity) == s for every lane state s (up to
+/// the quieting of a signalling NaN, which finalize hides). Declared by a policy (plain_sums) or an operator as
+/// `static constexpr bool neutral_zero = true`; absent means false.
+template <class Op>
+inline constexpr bool neutral_identity = requires {
+  requires Op::neutral_zero;
+};
+
 /// The lane type of a floating-point input: double for double, float for float and the 16-bit types.
 template <class Input>
 using float_value_t = std::conditional_t<std::is_same_v<Input, double>, double, float>;
@@ -118,6 +126,7 @@ struct summing {
   template <class V>
   using state_of = typename Policy::template acc<V>;
   using state = state_of<value>;
+  static constexpr bool neutral_zero = requires { requires Policy::neutral_zero; };
 
   template <class V>
   DETRED_HOST_DEVICE static constexpr state_of<V> identity() {

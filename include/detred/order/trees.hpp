@@ -93,6 +93,18 @@ DETRED_HOST_DEVICE constexpr void fold_lanes(S* values, std::uint64_t width, std
   }
 }
 
+/// fold_lanes when only lanes [0, live) took elements and the others hold Op's identity, for an operator whose
+/// identity is neutral (neutral_identity<Op>): a join with an identity lane leaves the left lane as it is, so only
+/// the joins of two live lanes are made. Same root as fold_lanes(values, width); values[live..width) are not read.
+template <class Op, class S>
+DETRED_HOST_DEVICE constexpr void fold_live_lanes(S* values, std::uint64_t width, std::uint64_t live) {
+  static_assert(neutral_identity<Op>, "lanes without elements can be skipped only when the identity is neutral");
+  for (std::uint64_t h = width / 2; h >= 1; h /= 2) {
+    for (std::uint64_t j = 0; j < h && j + h < live; ++j) values[j] = Op::combine(values[j], values[j + h]);
+    if (live > h) live = h;
+  }
+}
+
 /// The left-perfect tree over the nodes v[0..count), count <= N, N a power of two, by pairing neighbours level by
 /// level (an unpaired last value moves up unchanged); the root lands in v[0]. After level l the live values are the
 /// roots of aligned blocks of 2^l values with one ragged last block: exactly the subtrees subtree_stack combines. Used
