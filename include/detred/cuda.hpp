@@ -19,6 +19,7 @@
 #include "detred/batched.hpp"
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
+#include "detred/partial.hpp"
 #include "detred/statistics.hpp"
 
 struct CUstream_st;
@@ -89,6 +90,32 @@ float sum(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t
 /// backend::cuda calls this with a workspace per device that the library keeps.
 double sum_host(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
 float sum_host(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+
+// Arrays spread over several GPUs, or several streams of one GPU.
+
+/// A piece of a global array in device memory: its elements (on `device`), and the stream that reduces it.
+template <class T>
+struct device_piece {
+  std::span<const T> data;
+  int device = 0;
+  stream_t stream = nullptr;
+};
+
+/// The sum of the array formed by the pieces in order (any sizes, empty ones too; several pieces may share a
+/// device, on different streams): bit for bit detred::sum of their concatenation. The pieces are reduced
+/// concurrently, each on its device and stream, then their partial states are merged on the host; returns when
+/// all are done. The library keeps a workspace per (device, stream) for these calls; calls that share a (device,
+/// stream) pair wait for each other. Throws detred::error for a bad device number or a CUDA failure.
+double sum(std::span<const device_piece<double>> pieces, mode m = mode::tree);
+float sum(std::span<const device_piece<float>> pieces, mode m = mode::tree);
+
+/// The partial state (detred/partial.hpp) of the sum over x (device memory), the global elements
+/// [offset, offset + x.size()): its subtree nodes computed on the GPU, its raw ends copied back. Merges with
+/// states from the CPU, other GPUs or other processes. Waits for `stream`.
+partial_state sum_state(std::span<const double> x, std::uint64_t offset, workspace& ws, mode m = mode::tree,
+                        stream_t stream = nullptr);
+partial_state sum_state(std::span<const float> x, std::uint64_t offset, workspace& ws, mode m = mode::tree,
+                        stream_t stream = nullptr);
 
 // Every other operation of the host API (detred/dot.hpp, norms.hpp, extrema.hpp, stats.hpp, the sums of 16-bit
 // floats and integers in sum.hpp), on device memory, with the same rules, errors and result bits as the host call.

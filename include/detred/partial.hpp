@@ -123,6 +123,8 @@ class partial_state {
   static partial_state deserialize(std::span<const std::byte> bytes);
 
   struct impl;
+  /// The library's backends build states from parts computed elsewhere (lib/partial/access.hpp).
+  friend struct partial_state_access;
 
  private:
   explicit partial_state(std::unique_ptr<impl> state);

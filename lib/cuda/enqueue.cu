@@ -13,6 +13,7 @@
 #include "enqueue.hpp"
 #include "fold_pass.cuh"
 #include "leaf_pass.cuh"
+#include "partial/unfinalized.hpp"
 
 namespace detred::cuda::detail {
 namespace {
@@ -67,6 +68,12 @@ struct instantiate_all<op_list<Ops...>> {
   static constexpr std::tuple pointers{&enqueue_reduction<Ops>...};
 };
 template struct instantiate_all<all_operators>;
+// The sums' subtree roots, unfinalized: device partial states and sums over several GPUs (pieces.cpp).
+template struct instantiate_all<
+    op_list<partial::unfinalized<order::sum_op<double, order::plain_sums>>,
+            partial::unfinalized<order::sum_op<double, order::compensated_sums>>,
+            partial::unfinalized<order::sum_op<float, order::plain_sums>>,
+            partial::unfinalized<order::sum_op<float, order::compensated_sums>>>>;
 
 namespace {
 

@@ -72,6 +72,10 @@ double sum(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
 float sum(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
 double sum_host(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
 float sum_host(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
+double sum(std::span<const device_piece<double>>, mode) { no_cuda(); }
+float sum(std::span<const device_piece<float>>, mode) { no_cuda(); }
+partial_state sum_state(std::span<const double>, std::uint64_t, workspace&, mode, stream_t) { no_cuda(); }
+partial_state sum_state(std::span<const float>, std::uint64_t, workspace&, mode, stream_t) { no_cuda(); }
 double dot(std::span<const double>, std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
 float dot(std::span<const float>, std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
 float dot(std::span<const float16>, std::span<const float16>, workspace&, mode, stream_t) { no_cuda(); }

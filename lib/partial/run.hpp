@@ -38,6 +38,39 @@ struct item {
 template <class Op>
 inline constexpr std::uint64_t leaf_elements = order::leaf_size<typename Op::value>;
 
+/// The greedy rule of the leaf tree's decomposition: the most leaves (a power of two) of an aligned block that
+/// starts at leaf `leaf` and holds at most `available` leaves (>= 1).
+inline std::uint64_t aligned_block_leaves(std::uint64_t leaf, std::uint64_t available) {
+  std::uint64_t leaves = 1;
+  while (leaf % (2 * leaves) == 0 && 2 * leaves <= available) leaves *= 2;
+  return leaves;
+}
+
+/// Where the items of the range [begin, end) lie (its normalized form): a raw head up to the first leaf boundary,
+/// the greedy aligned blocks, a raw tail. Backends that compute a range's nodes elsewhere (the GPU) follow it.
+struct planned_item {
+  bool raw;
+  std::uint64_t begin;
+  std::uint64_t end;
+};
+template <class Op>
+std::vector<planned_item> plan(std::uint64_t begin, std::uint64_t end) {
+  constexpr std::uint64_t L = order::leaf_size<typename Op::value>;
+  std::vector<planned_item> items;
+  for (std::uint64_t at = begin; at < end;) {
+    if (at % L != 0 || end - at < L) {
+      const std::uint64_t take = std::min(end - at, L - at % L);
+      items.push_back({true, at, at + take});
+      at += take;
+    } else {
+      const std::uint64_t leaves = aligned_block_leaves(at / L, (end - at) / L);
+      items.push_back({false, at, at + leaves * L});
+      at += leaves * L;
+    }
+  }
+  return items;
+}
+
 /// Computes the node of the elements x[0..count), which start at global index x.first: a whole aligned block of
 /// 2^k leaves, or the ragged last leaf of the array (the CPU engine: cpu::reduce_to_node).
 template <class Op>
@@ -98,9 +131,7 @@ class run {
         continue;
       }
       // The largest aligned block of whole leaves that starts here and fits.
-      const std::uint64_t leaf = at / L;
-      std::uint64_t leaves = 1;
-      while ((leaf % (2 * leaves)) == 0 && 2 * leaves * L <= left) leaves *= 2;
+      const std::uint64_t leaves = aligned_block_leaves(at / L, left / L);
       item<Op> block;
       block.begin = at;
       block.end = at + leaves * L;

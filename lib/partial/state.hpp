@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/integer_results.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "detred/order.hpp"
 #include "detred/partial.hpp"
@@ -72,7 +73,19 @@ const char* type_name() {
 
 /// Op's result over the array whose root is `root` and length n, with the single-array call's errors.
 template <class Op>
-typename public_result<Op>::type finished(const order::node_of<Op>& root, std::uint64_t n, detred::operation op);
+typename public_result<Op>::type finished(const order::node_of<Op>& root, std::uint64_t n, operation op) {
+  if constexpr (std::is_same_v<typename Op::result, order::wide_integer>) {
+    return narrowed<typename public_result<Op>::type>(Op::finalize(root), "partial_state::result");
+  } else {
+    if (n == 0 && (op == operation::min || op == operation::max || op == operation::argmin ||
+                   op == operation::argmax)) {
+      throw error(std::string("partial_state::result: an empty array has no ") + to_string(op) +
+                  " (it needs at least 1 element)");
+    }
+    return Op::finalize(root);
+  }
+}
+
 
 template <class Op>
 class state_for final : public partial_state::impl {
@@ -105,6 +118,14 @@ class state_for final : public partial_state::impl {
     for (unsigned a = 0; a < Op::arity; ++a) x.data[a] = static_cast<const typename Op::input*>(data[a]);
     x.first = offset;
     insert(runs_, run<Op>::of(x, count, &compute, &how));
+  }
+
+  /// Adds a run built elsewhere (a GPU's nodes and raw ends, in plan<Op>'s form); throws if it is not normalized or
+  /// overlaps this state.
+  void add_run(run<Op>&& r) {
+    std::string why;
+    if (!r.normalized(why)) throw error("partial state: a run built elsewhere is not normalized: " + why);
+    insert(runs_, std::move(r));
   }
 
   std::vector<element_range> ranges() const override {
