@@ -35,23 +35,37 @@ std::vector<std::byte> one_call_bits(operation op, mode m, std::span<const T> x,
     return bytes_of(detred::sum(x, opt));
   } else if constexpr (is_integer_element<T>) {
     switch (op) {
-      case operation::sum: return bytes_of(detred::sum(x, opt));
-      case operation::min: return bytes_of(detred::min(x, opt));
-      case operation::max: return bytes_of(detred::max(x, opt));
-      case operation::argmin: return bytes_of(detred::argmin(x, opt));
-      default: return bytes_of(detred::argmax(x, opt));
+      case operation::sum:
+        return bytes_of(detred::sum(x, opt));
+      case operation::min:
+        return bytes_of(detred::min(x, opt));
+      case operation::max:
+        return bytes_of(detred::max(x, opt));
+      case operation::argmin:
+        return bytes_of(detred::argmin(x, opt));
+      default:
+        return bytes_of(detred::argmax(x, opt));
     }
   } else {
     switch (op) {
-      case operation::sum: return bytes_of(detred::sum(x, opt));
-      case operation::dot: return bytes_of(detred::dot(x, y, opt));
-      case operation::asum: return bytes_of(detred::asum(x, opt));
-      case operation::nrm2: return bytes_of(detred::nrm2(x, opt));
-      case operation::min: return bytes_of(detred::min(x, opt));
-      case operation::max: return bytes_of(detred::max(x, opt));
-      case operation::argmin: return bytes_of(detred::argmin(x, opt));
-      case operation::argmax: return bytes_of(detred::argmax(x, opt));
-      case operation::stats: return bytes_of(detred::stats(x, opt));
+      case operation::sum:
+        return bytes_of(detred::sum(x, opt));
+      case operation::dot:
+        return bytes_of(detred::dot(x, y, opt));
+      case operation::asum:
+        return bytes_of(detred::asum(x, opt));
+      case operation::nrm2:
+        return bytes_of(detred::nrm2(x, opt));
+      case operation::min:
+        return bytes_of(detred::min(x, opt));
+      case operation::max:
+        return bytes_of(detred::max(x, opt));
+      case operation::argmin:
+        return bytes_of(detred::argmin(x, opt));
+      case operation::argmax:
+        return bytes_of(detred::argmax(x, opt));
+      case operation::stats:
+        return bytes_of(detred::stats(x, opt));
     }
   }
   return {};
@@ -64,8 +78,8 @@ std::vector<std::byte> result_bits(const partial_state& s) {
   if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
     return bytes_of(s.result<float>());
   } else if constexpr (is_integer_element<T>) {
-    if (op == operation::sum) return bytes_of(s.result<std::conditional_t<std::is_signed_v<T>, std::int64_t,
-                                                                          std::uint64_t>>());
+    if (op == operation::sum)
+      return bytes_of(s.result<std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>());
     if (op == operation::argmin || op == operation::argmax) return bytes_of(s.result<std::uint64_t>());
     return bytes_of(s.result<T>());
   } else {
@@ -96,7 +110,9 @@ struct op_case {
 template <class T>
 std::vector<op_case> cases_for() {
   if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return {{operation::sum, mode::tree}, {operation::sum, mode::compensated}, {operation::dot, mode::tree},
+    return {{operation::sum, mode::tree},
+            {operation::sum, mode::compensated},
+            {operation::dot, mode::tree},
             {operation::dot, mode::compensated}};
   } else if constexpr (is_integer_element<T>) {
     return {{operation::sum, mode::tree},
@@ -105,11 +121,12 @@ std::vector<op_case> cases_for() {
             {operation::argmin, mode::tree},
             {operation::argmax, mode::tree}};
   } else {
-    return {{operation::sum, mode::tree},     {operation::sum, mode::compensated},  {operation::dot, mode::tree},
-            {operation::dot, mode::compensated}, {operation::asum, mode::tree},   {operation::asum, mode::compensated},
-            {operation::nrm2, mode::tree},    {operation::nrm2, mode::compensated}, {operation::min, mode::tree},
-            {operation::max, mode::tree},     {operation::argmin, mode::tree},      {operation::argmax, mode::tree},
-            {operation::stats, mode::tree}};
+    return {
+        {operation::sum, mode::tree},        {operation::sum, mode::compensated},  {operation::dot, mode::tree},
+        {operation::dot, mode::compensated}, {operation::asum, mode::tree},        {operation::asum, mode::compensated},
+        {operation::nrm2, mode::tree},       {operation::nrm2, mode::compensated}, {operation::min, mode::tree},
+        {operation::max, mode::tree},        {operation::argmin, mode::tree},      {operation::argmax, mode::tree},
+        {operation::stats, mode::tree}};
   }
 }
 

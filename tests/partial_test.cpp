@@ -44,10 +44,17 @@ std::vector<std::uint64_t> random_cuts(std::uint64_t n, std::uint64_t leaf, rng&
   for (std::uint64_t k = 1; k < pieces; ++k) {
     std::uint64_t c = r.below(n + 1);
     switch (r.below(4)) {
-      case 0: c = c / leaf * leaf; break;                     // on a leaf boundary
-      case 1: c = std::min(n, c / leaf * leaf + 1); break;    // just after one
-      case 2: c = c / leaf * leaf == 0 ? c : c / leaf * leaf - 1; break;  // just before one
-      default: break;                                          // anywhere
+      case 0:
+        c = c / leaf * leaf;
+        break;  // on a leaf boundary
+      case 1:
+        c = std::min(n, c / leaf * leaf + 1);
+        break;  // just after one
+      case 2:
+        c = c / leaf * leaf == 0 ? c : c / leaf * leaf - 1;
+        break;  // just before one
+      default:
+        break;  // anywhere
     }
     cuts.push_back(c);
     if (r.below(6) == 0) cuts.push_back(c);  // an empty piece
@@ -81,8 +88,8 @@ void check_splits(std::uint64_t n, std::uint64_t seed, int rounds) {
   const std::vector<T> y = data_of<T>(n, seed + 1);
   rng r(seed * 7919 + n);
   for (const op_case& c : cases_for<T>()) {
-    const bool selection = c.op == operation::min || c.op == operation::max || c.op == operation::argmin ||
-                           c.op == operation::argmax;
+    const bool selection =
+        c.op == operation::min || c.op == operation::max || c.op == operation::argmin || c.op == operation::argmax;
     if (selection && n == 0) continue;  // refused: tested below
     const std::vector<std::byte> expected = one_call_bits<T>(c.op, c.m, x, y);
     // Cuts around the leaves of 2048 elements (8-byte lanes) and of 4096 (4-byte lanes).
@@ -130,8 +137,8 @@ TYPED_TEST_SUITE(PartialStates, ElementTypes);
 TYPED_TEST(PartialStates, RandomSplitsMergesAndStreamsGiveTheOneCallBits) {
   using T = TypeParam;
   constexpr std::uint64_t L = 4096;  // the larger leaf (float's): sizes below cover both leaf sizes
-  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5}, L / 2 - 1, L / 2, L / 2 + 1, L - 1,
-                          L, L + 1, 3 * L + 17, 8 * L, 21 * L + 1000}) {
+  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5}, L / 2 - 1, L / 2, L / 2 + 1, L - 1, L,
+                          L + 1, 3 * L + 17, 8 * L, 21 * L + 1000}) {
     check_splits<T>(n, 100 + n, n < 100 ? 3 : 6);
   }
 }
@@ -176,8 +183,8 @@ TEST(PartialStateFormat, EqualStatesHaveEqualBytes) {
   std::vector<partial_state> pieces;
   const std::vector<std::uint64_t> cuts = random_cuts(40000, 4096, r);
   for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
-    pieces.push_back(partial_state::of(operation::argmin, xs.subspan(1000 + cuts[k], cuts[k + 1] - cuts[k]),
-                                       1000 + cuts[k]));
+    pieces.push_back(
+        partial_state::of(operation::argmin, xs.subspan(1000 + cuts[k], cuts[k + 1] - cuts[k]), 1000 + cuts[k]));
   }
   EXPECT_EQ(merge_randomly(pieces, r).serialize(), whole.serialize());
   const std::vector<std::byte> bytes = whole.serialize();

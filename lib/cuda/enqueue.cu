@@ -69,11 +69,10 @@ struct instantiate_all<op_list<Ops...>> {
 };
 template struct instantiate_all<all_operators>;
 // The sums' subtree roots, unfinalized: device partial states and sums over several GPUs (pieces.cpp).
-template struct instantiate_all<
-    op_list<partial::unfinalized<order::sum_op<double, order::plain_sums>>,
-            partial::unfinalized<order::sum_op<double, order::compensated_sums>>,
-            partial::unfinalized<order::sum_op<float, order::plain_sums>>,
-            partial::unfinalized<order::sum_op<float, order::compensated_sums>>>>;
+template struct instantiate_all<op_list<partial::unfinalized<order::sum_op<double, order::plain_sums>>,
+                                        partial::unfinalized<order::sum_op<double, order::compensated_sums>>,
+                                        partial::unfinalized<order::sum_op<float, order::plain_sums>>,
+                                        partial::unfinalized<order::sum_op<float, order::compensated_sums>>>>;
 
 namespace {
 

@@ -33,7 +33,9 @@ using detail::check;
 using state = detail::workspace_access::state;
 
 constexpr std::uint64_t region_alignment = 256;
-std::uint64_t aligned(std::uint64_t bytes) { return (bytes + region_alignment - 1) / region_alignment * region_alignment; }
+std::uint64_t aligned(std::uint64_t bytes) {
+  return (bytes + region_alignment - 1) / region_alignment * region_alignment;
+}
 
 /// One piece's work: its plan (lib/partial/run.hpp), where its block roots land on the device, and their host copy.
 template <class Op>
@@ -231,16 +233,20 @@ mode sum_mode(mode m, const char* what) {
 }  // namespace
 
 double sum(std::span<const device_piece<double>> pieces, mode m) {
-  return with_sum_operator<double>(sum_mode(m, "detred::cuda::sum"), [&]<class Op>() { return sum_pieces<Op>(pieces, m); });
+  return with_sum_operator<double>(sum_mode(m, "detred::cuda::sum"),
+                                   [&]<class Op>() { return sum_pieces<Op>(pieces, m); });
 }
 float sum(std::span<const device_piece<float>> pieces, mode m) {
-  return with_sum_operator<float>(sum_mode(m, "detred::cuda::sum"), [&]<class Op>() { return sum_pieces<Op>(pieces, m); });
+  return with_sum_operator<float>(sum_mode(m, "detred::cuda::sum"),
+                                  [&]<class Op>() { return sum_pieces<Op>(pieces, m); });
 }
 partial_state sum_state(std::span<const double> x, std::uint64_t offset, workspace& ws, mode m, stream_t stream) {
-  return with_sum_operator<double>(sum_mode(m, "detred::cuda::sum_state"), [&]<class Op>() { return state_of<Op>(x, offset, ws, m, stream); });
+  return with_sum_operator<double>(sum_mode(m, "detred::cuda::sum_state"),
+                                   [&]<class Op>() { return state_of<Op>(x, offset, ws, m, stream); });
 }
 partial_state sum_state(std::span<const float> x, std::uint64_t offset, workspace& ws, mode m, stream_t stream) {
-  return with_sum_operator<float>(sum_mode(m, "detred::cuda::sum_state"), [&]<class Op>() { return state_of<Op>(x, offset, ws, m, stream); });
+  return with_sum_operator<float>(sum_mode(m, "detred::cuda::sum_state"),
+                                  [&]<class Op>() { return state_of<Op>(x, offset, ws, m, stream); });
 }
 
 }  // namespace detred::cuda

@@ -14,8 +14,7 @@ namespace detred::mpi {
 namespace {
 
 /// The serialized states of every rank (all ranks, or the root only), in rank order.
-std::vector<std::vector<std::byte>> gather_states(const partial_state& local, std::optional<int> root,
-                                                  MPI_Comm comm) {
+std::vector<std::vector<std::byte>> gather_states(const partial_state& local, std::optional<int> root, MPI_Comm comm) {
   int ranks = 0, me = 0;
   check(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
   check(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
@@ -38,12 +37,11 @@ std::vector<std::vector<std::byte>> gather_states(const partial_state& local, st
   }
   std::vector<std::byte> all(static_cast<std::size_t>(total));
   if (root) {
-    check(MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), displacements.data(), MPI_BYTE, *root,
-                      comm),
-          "MPI_Gatherv");
+    check(
+        MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), displacements.data(), MPI_BYTE, *root, comm),
+        "MPI_Gatherv");
   } else {
-    check(MPI_Allgatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), displacements.data(), MPI_BYTE,
-                         comm),
+    check(MPI_Allgatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), displacements.data(), MPI_BYTE, comm),
           "MPI_Allgatherv");
   }
   std::vector<std::vector<std::byte>> states;

@@ -58,15 +58,24 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const opti
   };
   if constexpr (is_float<T>) {
     switch (op) {
-      case operation::sum: return with_policy(m, [&]<class P>() { return make.template operator()<order::sum_op<T, P>>(); });
-      case operation::dot: return with_policy(m, [&]<class P>() { return make.template operator()<order::dot_op<T, P>>(); });
-      case operation::asum: return with_policy(m, [&]<class P>() { return make.template operator()<order::asum_op<T, P>>(); });
-      case operation::nrm2: return with_policy(m, [&]<class P>() { return make.template operator()<order::nrm2_op<T, P>>(); });
-      case operation::min: return make.template operator()<order::min_op<T>>();
-      case operation::max: return make.template operator()<order::max_op<T>>();
-      case operation::argmin: return make.template operator()<order::argmin_op<T>>();
-      case operation::argmax: return make.template operator()<order::argmax_op<T>>();
-      case operation::stats: return make.template operator()<order::moments_op<T>>();
+      case operation::sum:
+        return with_policy(m, [&]<class P>() { return make.template operator()<order::sum_op<T, P>>(); });
+      case operation::dot:
+        return with_policy(m, [&]<class P>() { return make.template operator()<order::dot_op<T, P>>(); });
+      case operation::asum:
+        return with_policy(m, [&]<class P>() { return make.template operator()<order::asum_op<T, P>>(); });
+      case operation::nrm2:
+        return with_policy(m, [&]<class P>() { return make.template operator()<order::nrm2_op<T, P>>(); });
+      case operation::min:
+        return make.template operator()<order::min_op<T>>();
+      case operation::max:
+        return make.template operator()<order::max_op<T>>();
+      case operation::argmin:
+        return make.template operator()<order::argmin_op<T>>();
+      case operation::argmax:
+        return make.template operator()<order::argmax_op<T>>();
+      case operation::stats:
+        return make.template operator()<order::moments_op<T>>();
     }
   } else if constexpr (is_half<T>) {
     if (op == operation::sum)
@@ -76,12 +85,18 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const opti
     return refuse("16-bit floats: sum and dot");
   } else {
     switch (op) {
-      case operation::sum: return make.template operator()<order::integer_sum_op<T>>();
-      case operation::min: return make.template operator()<order::min_op<T>>();
-      case operation::max: return make.template operator()<order::max_op<T>>();
-      case operation::argmin: return make.template operator()<order::argmin_op<T>>();
-      case operation::argmax: return make.template operator()<order::argmax_op<T>>();
-      default: return refuse("integers: sum, min, max, argmin, argmax");
+      case operation::sum:
+        return make.template operator()<order::integer_sum_op<T>>();
+      case operation::min:
+        return make.template operator()<order::min_op<T>>();
+      case operation::max:
+        return make.template operator()<order::max_op<T>>();
+      case operation::argmin:
+        return make.template operator()<order::argmin_op<T>>();
+      case operation::argmax:
+        return make.template operator()<order::argmax_op<T>>();
+      default:
+        return refuse("integers: sum, min, max, argmin, argmax");
     }
   }
   throw error("partial_state: unknown operation " + std::to_string(static_cast<int>(op)));
@@ -90,14 +105,22 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const opti
 /// make_state for the element type t.
 std::unique_ptr<partial_state::impl> make_state(operation op, mode m, element_type t, const options& opt) {
   switch (t) {
-    case element_type::float64: return make_state<double>(op, m, opt);
-    case element_type::float32: return make_state<float>(op, m, opt);
-    case element_type::float16: return make_state<float16>(op, m, opt);
-    case element_type::bfloat16: return make_state<bfloat16>(op, m, opt);
-    case element_type::int32: return make_state<std::int32_t>(op, m, opt);
-    case element_type::int64: return make_state<std::int64_t>(op, m, opt);
-    case element_type::uint32: return make_state<std::uint32_t>(op, m, opt);
-    case element_type::uint64: return make_state<std::uint64_t>(op, m, opt);
+    case element_type::float64:
+      return make_state<double>(op, m, opt);
+    case element_type::float32:
+      return make_state<float>(op, m, opt);
+    case element_type::float16:
+      return make_state<float16>(op, m, opt);
+    case element_type::bfloat16:
+      return make_state<bfloat16>(op, m, opt);
+    case element_type::int32:
+      return make_state<std::int32_t>(op, m, opt);
+    case element_type::int64:
+      return make_state<std::int64_t>(op, m, opt);
+    case element_type::uint32:
+      return make_state<std::uint32_t>(op, m, opt);
+    case element_type::uint64:
+      return make_state<std::uint64_t>(op, m, opt);
   }
   throw error("partial state: corrupt: unknown element type " + std::to_string(static_cast<int>(t)));
 }
@@ -113,46 +136,70 @@ void check_type(const partial_state::impl& s, element_type t, const char* what) 
 
 }  // namespace
 
-
 const char* to_string(operation op) {
   switch (op) {
-    case operation::sum: return "sum";
-    case operation::dot: return "dot";
-    case operation::asum: return "asum";
-    case operation::nrm2: return "nrm2";
-    case operation::min: return "min";
-    case operation::max: return "max";
-    case operation::argmin: return "argmin";
-    case operation::argmax: return "argmax";
-    case operation::stats: return "stats";
+    case operation::sum:
+      return "sum";
+    case operation::dot:
+      return "dot";
+    case operation::asum:
+      return "asum";
+    case operation::nrm2:
+      return "nrm2";
+    case operation::min:
+      return "min";
+    case operation::max:
+      return "max";
+    case operation::argmin:
+      return "argmin";
+    case operation::argmax:
+      return "argmax";
+    case operation::stats:
+      return "stats";
   }
   return "unknown operation";
 }
 
 const char* to_string(element_type t) {
   switch (t) {
-    case element_type::float64: return "float64";
-    case element_type::float32: return "float32";
-    case element_type::float16: return "float16";
-    case element_type::bfloat16: return "bfloat16";
-    case element_type::int32: return "int32";
-    case element_type::int64: return "int64";
-    case element_type::uint32: return "uint32";
-    case element_type::uint64: return "uint64";
+    case element_type::float64:
+      return "float64";
+    case element_type::float32:
+      return "float32";
+    case element_type::float16:
+      return "float16";
+    case element_type::bfloat16:
+      return "bfloat16";
+    case element_type::int32:
+      return "int32";
+    case element_type::int64:
+      return "int64";
+    case element_type::uint32:
+      return "uint32";
+    case element_type::uint64:
+      return "uint64";
   }
   return "unknown element type";
 }
 
 template <class T>
 element_type element_type_of() {
-  if constexpr (std::is_same_v<T, double>) return element_type::float64;
-  else if constexpr (std::is_same_v<T, float>) return element_type::float32;
-  else if constexpr (std::is_same_v<T, float16>) return element_type::float16;
-  else if constexpr (std::is_same_v<T, bfloat16>) return element_type::bfloat16;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return element_type::int32;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return element_type::int64;
-  else if constexpr (std::is_same_v<T, std::uint32_t>) return element_type::uint32;
-  else return element_type::uint64;
+  if constexpr (std::is_same_v<T, double>)
+    return element_type::float64;
+  else if constexpr (std::is_same_v<T, float>)
+    return element_type::float32;
+  else if constexpr (std::is_same_v<T, float16>)
+    return element_type::float16;
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return element_type::bfloat16;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return element_type::int32;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return element_type::int64;
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return element_type::uint32;
+  else
+    return element_type::uint64;
 }
 
 partial_state::partial_state(std::unique_ptr<impl> state) : state_(std::move(state)) {}
@@ -172,8 +219,7 @@ partial_state partial_state::empty(detred::operation op, const options& opt) {
 }
 
 template <class T>
-partial_state partial_state::of(detred::operation op, std::span<const T> x, std::uint64_t offset,
-                                const options& opt) {
+partial_state partial_state::of(detred::operation op, std::span<const T> x, std::uint64_t offset, const options& opt) {
   if (op == operation::dot) throw error("partial_state::of: dot reads two arrays: use partial_state::of_dot");
   partial_state s = empty<T>(op, opt);
   if (x.size() > ~std::uint64_t{0} - offset) throw error("partial_state::of: the piece would end past index 2^64 - 1");
@@ -215,8 +261,8 @@ void partial_state::merge(const partial_state& other) {
   const impl& b = *other.state_;
   if (a.op != b.op || a.mode != b.mode || a.type != b.type) {
     throw error(std::string("partial_state::merge: a ") + to_string(b.op) + " (" + to_string(b.mode) + ") of " +
-                to_string(b.type) + " elements cannot join a " + to_string(a.op) + " (" + to_string(a.mode) +
-                ") of " + to_string(a.type) + " elements");
+                to_string(b.type) + " elements cannot join a " + to_string(a.op) + " (" + to_string(a.mode) + ") of " +
+                to_string(a.type) + " elements");
   }
   state_->merge_from(*other.state_);
 }
@@ -284,12 +330,12 @@ partial_state partial_state::deserialize(std::span<const std::byte> bytes) {
   const auto m_code = in.get<std::uint8_t>("header");
   const auto type = in.get<std::uint8_t>("header");
   in.get<std::uint8_t>("header");
-  if (op > static_cast<std::uint8_t>(operation::stats)) throw error("partial state: corrupt: operation code " +
-                                                                    std::to_string(op));
-  if (m_code > static_cast<std::uint8_t>(mode::compensated)) throw error("partial state: corrupt: mode code " +
-                                                                        std::to_string(m_code));
-  if (type > static_cast<std::uint8_t>(element_type::uint64)) throw error("partial state: corrupt: element type " +
-                                                                         std::to_string(type));
+  if (op > static_cast<std::uint8_t>(operation::stats))
+    throw error("partial state: corrupt: operation code " + std::to_string(op));
+  if (m_code > static_cast<std::uint8_t>(mode::compensated))
+    throw error("partial state: corrupt: mode code " + std::to_string(m_code));
+  if (type > static_cast<std::uint8_t>(element_type::uint64))
+    throw error("partial state: corrupt: element type " + std::to_string(type));
   std::unique_ptr<impl> s = make_state(static_cast<detred::operation>(op), static_cast<detred::mode>(m_code),
                                        static_cast<detred::element_type>(type), options{});
   const auto element_bytes = in.get<std::uint32_t>("header");
@@ -299,16 +345,15 @@ partial_state partial_state::deserialize(std::span<const std::byte> bytes) {
                 std::to_string(node_bytes) + " do not match a " + to_string(s->op) + " of " + to_string(s->type));
   }
   s->read(in);
-  if (in.remaining() != 0) throw error("partial state: corrupt: " + std::to_string(in.remaining()) +
-                                       " bytes after the last range");
+  if (in.remaining() != 0)
+    throw error("partial state: corrupt: " + std::to_string(in.remaining()) + " bytes after the last range");
   return partial_state(std::move(s));
 }
 
-#define DETRED_PARTIAL_TYPE(T)                                                                                 \
-  template element_type element_type_of<T>();                                                                 \
-  template partial_state partial_state::of<T>(detred::operation, std::span<const T>, std::uint64_t,           \
-                                              const options&);                                                \
-  template partial_state partial_state::empty<T>(detred::operation, const options&);                          \
+#define DETRED_PARTIAL_TYPE(T)                                                                                       \
+  template element_type element_type_of<T>();                                                                        \
+  template partial_state partial_state::of<T>(detred::operation, std::span<const T>, std::uint64_t, const options&); \
+  template partial_state partial_state::empty<T>(detred::operation, const options&);                                 \
   template void partial_state::append<T>(std::span<const T>);
 DETRED_PARTIAL_TYPE(double)
 DETRED_PARTIAL_TYPE(float)
@@ -320,9 +365,9 @@ DETRED_PARTIAL_TYPE(std::uint32_t)
 DETRED_PARTIAL_TYPE(std::uint64_t)
 #undef DETRED_PARTIAL_TYPE
 
-#define DETRED_PARTIAL_DOT(T)                                                                                   \
-  template partial_state partial_state::of_dot<T>(std::span<const T>, std::span<const T>, std::uint64_t,       \
-                                                  const options&);                                             \
+#define DETRED_PARTIAL_DOT(T)                                                                            \
+  template partial_state partial_state::of_dot<T>(std::span<const T>, std::span<const T>, std::uint64_t, \
+                                                  const options&);                                       \
   template void partial_state::append<T>(std::span<const T>, std::span<const T>);
 DETRED_PARTIAL_DOT(double)
 DETRED_PARTIAL_DOT(float)

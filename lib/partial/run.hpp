@@ -108,8 +108,8 @@ class run {
         const std::uint64_t take = std::min(left, L - at % L);
         if (!items_.empty() && items_.back().raw && items_.back().end == at && at % L != 0) {
           item<Op>& last = items_.back();
-          for (unsigned a = 0; a < Op::arity; ++a) last.elements[a].insert(last.elements[a].end(), x.data[a] + done,
-                                                                            x.data[a] + done + take);
+          for (unsigned a = 0; a < Op::arity; ++a)
+            last.elements[a].insert(last.elements[a].end(), x.data[a] + done, x.data[a] + done + take);
           last.end += take;
           if (last.end % L == 0 && last.begin % L == 0) {
             item<Op> leaf = std::move(last);

@@ -61,14 +61,22 @@ struct public_result<order::integer_sum_op<I>> {
 /// The name of a result type, for messages.
 template <class R>
 const char* type_name() {
-  if constexpr (std::is_same_v<R, double>) return "double";
-  else if constexpr (std::is_same_v<R, float>) return "float";
-  else if constexpr (std::is_same_v<R, std::int32_t>) return "std::int32_t";
-  else if constexpr (std::is_same_v<R, std::int64_t>) return "std::int64_t";
-  else if constexpr (std::is_same_v<R, std::uint32_t>) return "std::uint32_t";
-  else if constexpr (std::is_same_v<R, std::uint64_t>) return "std::uint64_t";
-  else if constexpr (std::is_same_v<R, statistics<double>>) return "detred::statistics<double>";
-  else return "detred::statistics<float>";
+  if constexpr (std::is_same_v<R, double>)
+    return "double";
+  else if constexpr (std::is_same_v<R, float>)
+    return "float";
+  else if constexpr (std::is_same_v<R, std::int32_t>)
+    return "std::int32_t";
+  else if constexpr (std::is_same_v<R, std::int64_t>)
+    return "std::int64_t";
+  else if constexpr (std::is_same_v<R, std::uint32_t>)
+    return "std::uint32_t";
+  else if constexpr (std::is_same_v<R, std::uint64_t>)
+    return "std::uint64_t";
+  else if constexpr (std::is_same_v<R, statistics<double>>)
+    return "detred::statistics<double>";
+  else
+    return "detred::statistics<float>";
 }
 
 /// Op's result over the array whose root is `root` and length n, with the single-array call's errors.
@@ -77,15 +85,14 @@ typename public_result<Op>::type finished(const order::node_of<Op>& root, std::u
   if constexpr (std::is_same_v<typename Op::result, order::wide_integer>) {
     return narrowed<typename public_result<Op>::type>(Op::finalize(root), "partial_state::result");
   } else {
-    if (n == 0 && (op == operation::min || op == operation::max || op == operation::argmin ||
-                   op == operation::argmax)) {
+    if (n == 0 &&
+        (op == operation::min || op == operation::max || op == operation::argmin || op == operation::argmax)) {
       throw error(std::string("partial_state::result: an empty array has no ") + to_string(op) +
                   " (it needs at least 1 element)");
     }
     return Op::finalize(root);
   }
 }
-
 
 template <class Op>
 class state_for final : public partial_state::impl {
@@ -159,8 +166,8 @@ class state_for final : public partial_state::impl {
     for (std::uint64_t k = 0; k < run_count; ++k) {
       const auto items = in.get<std::uint64_t>("item count");
       // Each item takes at least 17 bytes: a count beyond what is left is corrupt, not a reason to allocate.
-      if (items == 0 || items > in.remaining() / 17) throw error("partial state: corrupt: a run of " +
-                                                                 std::to_string(items) + " items");
+      if (items == 0 || items > in.remaining() / 17)
+        throw error("partial state: corrupt: a run of " + std::to_string(items) + " items");
       run<Op> r;
       for (std::uint64_t i = 0; i < items; ++i) {
         item<Op> it;
@@ -224,8 +231,7 @@ class state_for final : public partial_state::impl {
     if (overlaps_left || overlaps_right) {
       const run<Op>& other = overlaps_left ? *std::prev(at) : *at;
       throw error("partial_state::merge: elements [" + std::to_string(r.begin()) + ", " + std::to_string(r.end()) +
-                  ") overlap the state's [" + std::to_string(other.begin()) + ", " + std::to_string(other.end()) +
-                  ")");
+                  ") overlap the state's [" + std::to_string(other.begin()) + ", " + std::to_string(other.end()) + ")");
     }
     at = runs.insert(at, std::move(r));
     if (std::next(at) != runs.end() && at->end() == std::next(at)->begin()) {

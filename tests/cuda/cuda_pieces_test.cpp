@@ -107,11 +107,10 @@ TEST_F(GpuPieces, DeviceStateEqualsTheCpuStateByteForByte) {
   device_array<double> d(x.size());
   ASSERT_TRUE(d.ok());
   DETRED_CUDA_OK(cudaMemcpy(d.data(), x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice));
-  for (const auto& [begin, end] : {std::pair<std::uint64_t, std::uint64_t>{0, 1000000}, {1, 999999},
-                                   {2048 * 7, 2048 * 400}, {5, 9}, {300, 300}}) {
+  for (const auto& [begin, end] :
+       {std::pair<std::uint64_t, std::uint64_t>{0, 1000000}, {1, 999999}, {2048 * 7, 2048 * 400}, {5, 9}, {300, 300}}) {
     for (mode m : {mode::tree, mode::compensated}) {
-      const partial_state gpu =
-          cuda::sum_state(std::span<const double>(d.data() + begin, end - begin), begin, ws, m);
+      const partial_state gpu = cuda::sum_state(std::span<const double>(d.data() + begin, end - begin), begin, ws, m);
       const partial_state cpu =
           partial_state::of(operation::sum, std::span<const double>(x).subspan(begin, end - begin), begin, {.mode = m});
       EXPECT_EQ(gpu.serialize(), cpu.serialize()) << begin << ".." << end;

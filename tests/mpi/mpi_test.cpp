@@ -96,17 +96,16 @@ TEST(MpiDistributed, EveryOperationThroughStatesAndReduceToARoot) {
   const std::vector<std::uint64_t> cuts = split(n, 77);
   const int root = rank_count() - 1;
 
-  const auto argmax = mpi::allreduce(mpi::local_state(operation::argmax, my_piece(x, cuts), MPI_COMM_WORLD),
-                                     MPI_COMM_WORLD);
+  const auto argmax =
+      mpi::allreduce(mpi::local_state(operation::argmax, my_piece(x, cuts), MPI_COMM_WORLD), MPI_COMM_WORLD);
   EXPECT_EQ(argmax.result<std::uint64_t>(), detred::argmax(x));
-  const auto min = mpi::reduce(mpi::local_state(operation::min, my_piece(x, cuts), MPI_COMM_WORLD), root,
-                               MPI_COMM_WORLD);
+  const auto min =
+      mpi::reduce(mpi::local_state(operation::min, my_piece(x, cuts), MPI_COMM_WORLD), root, MPI_COMM_WORLD);
   EXPECT_EQ(min.has_value(), my_rank() == root);
   if (min) {
     EXPECT_EQ(bits(min->result<double>()), bits(detred::min(x)));
   }
-  const auto ksum = mpi::allreduce(mpi::local_state(operation::sum, my_piece(k, cuts), MPI_COMM_WORLD),
-                                   MPI_COMM_WORLD);
+  const auto ksum = mpi::allreduce(mpi::local_state(operation::sum, my_piece(k, cuts), MPI_COMM_WORLD), MPI_COMM_WORLD);
   EXPECT_EQ(ksum.result<std::int64_t>(), detred::sum(std::span<const std::int64_t>(k)));
   EXPECT_EQ(mpi::offset_of(cuts[static_cast<std::size_t>(my_rank()) + 1] - cuts[static_cast<std::size_t>(my_rank())],
                            MPI_COMM_WORLD),
@@ -128,8 +127,8 @@ std::vector<T> reference(const std::vector<std::vector<T>>& per_rank, mode m) {
 template <class T>
 void check_elementwise() {
   const auto p = static_cast<std::uint64_t>(rank_count());
-  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, p - 1, p, p + 1, std::uint64_t{1000},
-                          std::uint64_t{65537}}) {
+  for (std::uint64_t n :
+       {std::uint64_t{0}, std::uint64_t{1}, p - 1, p, p + 1, std::uint64_t{1000}, std::uint64_t{65537}}) {
     for (values v : {values::uniform, values::dynamic_range, values::signed_zeros, values::with_nan}) {
       std::vector<std::vector<T>> per_rank;
       for (std::uint64_t r = 0; r < p; ++r) per_rank.push_back(generate<T>(v, n, 1000 * r + n));

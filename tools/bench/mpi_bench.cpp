@@ -11,8 +11,8 @@
 #include <span>
 #include <vector>
 
-#include <mpi.h>
 #include <fmt/format.h>
+#include <mpi.h>
 #include <CLI/CLI.hpp>
 
 #include "baselines.hpp"
@@ -93,16 +93,15 @@ int main(int argc, char** argv) {
   std::vector<double> out(n), base_out(n);
   const detred::options opt{.threads = threads};
 
-  const row_result global = compare(
-      [&] { sink = detred::mpi::sum(xs, MPI_COMM_WORLD, opt); },
-      [&] {
-        double local = threads > 1 ? detred::bench::fastmath_omp_sum(x.data(), n, threads)
-                                   : detred::bench::fastmath_serial_sum(x.data(), n);
-        double total = 0;
-        MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        sink = total;
-      },
-      rounds, calls);
+  const row_result global = compare([&] { sink = detred::mpi::sum(xs, MPI_COMM_WORLD, opt); },
+                                    [&] {
+                                      double local = threads > 1 ? detred::bench::fastmath_omp_sum(x.data(), n, threads)
+                                                                 : detred::bench::fastmath_serial_sum(x.data(), n);
+                                      double total = 0;
+                                      MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                                      sink = total;
+                                    },
+                                    rounds, calls);
   const row_result elementwise = compare(
       [&] { detred::mpi::allreduce_sum(xs, std::span<double>(out), MPI_COMM_WORLD, opt); },
       [&] { MPI_Allreduce(x.data(), base_out.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
@@ -112,14 +111,17 @@ int main(int argc, char** argv) {
                                   "of {} calls; times: the slowest rank's, medians\n",
                                   ranks, log_n, threads, rounds, calls)
                           .c_str());
-    std::printf("%s", fmt::format("{:<44} {:>10} {:>10} {:>7} {:>8}\n", "row", "detred us", "base us",
-                                  "ratio", "target").c_str());
-    std::printf("%s", fmt::format("{:<44} {:>10.1f} {:>10.1f} {:>7.3f} {:>8}\n",
-                                  "global sum vs fast-math sum + Allreduce(1)", global.ours_us, global.base_us,
-                                  global.ratio, ranks == 8 ? "<= 1.30" : "").c_str());
-    std::printf("%s", fmt::format("{:<44} {:>10.1f} {:>10.1f} {:>7.3f} {:>8}\n",
-                                  "element-wise sum vs MPI_Allreduce(SUM)", elementwise.ours_us, elementwise.base_us,
-                                  elementwise.ratio, ranks == 4 ? "<= 1.50" : "").c_str());
+    std::printf(
+        "%s",
+        fmt::format("{:<44} {:>10} {:>10} {:>7} {:>8}\n", "row", "detred us", "base us", "ratio", "target").c_str());
+    std::printf("%s",
+                fmt::format("{:<44} {:>10.1f} {:>10.1f} {:>7.3f} {:>8}\n", "global sum vs fast-math sum + Allreduce(1)",
+                            global.ours_us, global.base_us, global.ratio, ranks == 8 ? "<= 1.30" : "")
+                    .c_str());
+    std::printf("%s",
+                fmt::format("{:<44} {:>10.1f} {:>10.1f} {:>7.3f} {:>8}\n", "element-wise sum vs MPI_Allreduce(SUM)",
+                            elementwise.ours_us, elementwise.base_us, elementwise.ratio, ranks == 4 ? "<= 1.50" : "")
+                    .c_str());
   }
   MPI_Finalize();
   return 0;

@@ -45,8 +45,8 @@ int main(int argc, char** argv) {
   const double expected = detred::sum(x, opt);
   const timing_policy p{.warmup_seconds = 0.05, .min_seconds = 0.2};
 
-  std::cout << fmt::format("detred-stream-bench: 2^{} doubles, {} threads, {} rounds, isa {}\n", log_n, threads,
-                           rounds, detred::to_string(detred::resolved_isa(detred::isa::automatic)));
+  std::cout << fmt::format("detred-stream-bench: 2^{} doubles, {} threads, {} rounds, isa {}\n", log_n, threads, rounds,
+                           detred::to_string(detred::resolved_isa(detred::isa::automatic)));
   std::cout << "ratio: median of time(one detred::sum call) / time(variant), interleaved\n";
   std::cout << fmt::format("{:<34} {:>10} {:>10} {:>7} {:>8} {:<10} {}\n", "variant", "GB/s", "one-call", "ratio",
                            "target", "verdict", "bits");
@@ -54,19 +54,24 @@ int main(int argc, char** argv) {
   const auto one_call = [&] { sink = detred::sum(x, opt); };
   const auto row = [&](const std::string& name, auto&& variant, double target) {
     double got = 0;
-    const auto call = [&] { got = variant(); sink = got; };
+    const auto call = [&] {
+      got = variant();
+      sink = got;
+    };
     call();
     const bool same = std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(expected);
     all_same = all_same && same;
     const paired_result r = measure_paired(call, one_call, x.size_bytes(), rounds, p);
-    std::cout << fmt::format("{:<34} {:>10.1f} {:>10.1f} {:>7.3f} {:>8} {:<10} {}\n", name, r.ours_gbs,
-                             r.baseline_gbs, r.ratio, target_text(target), verdict_text(r.ratio, target),
-                             same ? "same bits" : "DIFFERENT BITS") << std::flush;
+    std::cout << fmt::format("{:<34} {:>10.1f} {:>10.1f} {:>7.3f} {:>8} {:<10} {}\n", name, r.ours_gbs, r.baseline_gbs,
+                             r.ratio, target_text(target), verdict_text(r.ratio, target),
+                             same ? "same bits" : "DIFFERENT BITS")
+              << std::flush;
   };
 
   for (const std::uint64_t kib : chunk_kib) {
     const std::uint64_t chunk = kib * 1024 / sizeof(double);
-    row(fmt::format("stream, chunks of {} KiB", kib),
+    row(
+        fmt::format("stream, chunks of {} KiB", kib),
         [&] {
           detred::partial_state s = detred::partial_state::empty<double>(detred::operation::sum, opt);
           for (std::uint64_t at = 0; at < n; at += chunk) s.append(x.subspan(at, std::min(chunk, n - at)));
@@ -75,7 +80,8 @@ int main(int argc, char** argv) {
         0.90);
   }
   // Eight uneven pieces (cut inside leaves), their states merged: what an MPI rank or a GPU does per piece.
-  row("8 uneven pieces, states merged",
+  row(
+      "8 uneven pieces, states merged",
       [&] {
         std::vector<std::uint64_t> cuts = {0};
         for (std::uint64_t k = 1; k < 8; ++k) cuts.push_back(n / 8 * k + 1000 * k + 7);

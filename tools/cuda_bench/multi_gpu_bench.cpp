@@ -84,19 +84,19 @@ int main(int argc, char** argv) {
                        {std::span<const float>(x0 + n / 2, n - n / 2), 0, streams[1]}},
                       0.0});
   if (devices > 1) {
-    variants.push_back({"2 pieces, GPUs 0 and 1",
-                        {{std::span<const float>(x0, n / 2), 0, nullptr},
-                         {std::span<const float>(x1, n - n / 2), 1, nullptr}},
-                        1.8});
+    variants.push_back(
+        {"2 pieces, GPUs 0 and 1",
+         {{std::span<const float>(x0, n / 2), 0, nullptr}, {std::span<const float>(x1, n - n / 2), 1, nullptr}},
+         1.8});
   }
-  std::printf("detred-multi-gpu-bench: 2^%d floats, %d GPU(s), %d rounds; ratio = time(one GPU, one call) / "
-              "time(variant), medians\n", log_n, devices, rounds);
+  std::printf(
+      "detred-multi-gpu-bench: 2^%d floats, %d GPU(s), %d rounds; ratio = time(one GPU, one call) / "
+      "time(variant), medians\n",
+      log_n, devices, rounds);
   std::printf("%-32s %10s %10s %7s %8s %s\n", "variant", "GB/s", "one GPU", "ratio", "target", "bits");
   for (const variant& v : variants) {
     float split = 0;
-    const auto call = [&] {
-      split = detred::cuda::sum(std::span<const detred::cuda::device_piece<float>>(v.pieces));
-    };
+    const auto call = [&] { split = detred::cuda::sum(std::span<const detred::cuda::device_piece<float>>(v.pieces)); };
     one_gpu();
     call();
     std::vector<double> ratios, ours, base;
