@@ -1,9 +1,13 @@
-// Run-time choice of the instruction set. CPUID is asked through the compiler's __builtin_cpu_supports; the
-// automatic choice is made once per process.
+// Run-time choice of the instruction set. CPUID is asked through the compiler's __builtin_cpu_supports, and for
+// F16C through CPUID leaf 1 itself (clang before 16 has no "f16c" for the builtin); the automatic choice is made once
+// per process.
 #include "isa_selection.hpp"
 
 #include <cstdlib>
 #include <string>
+#if DETRED_HAVE_X86_KERNELS
+#include <cpuid.h>
+#endif
 #include <string_view>
 
 #include "detred/cpu.hpp"
@@ -11,14 +15,22 @@
 namespace detred {
 namespace {
 
+#if DETRED_HAVE_X86_KERNELS
+/// F16C: CPUID leaf 1, ECX bit 29.
+bool has_f16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & (1u << 29)) != 0;
+}
+#endif
+
 bool cpu_has(isa i) {
 #if DETRED_HAVE_X86_KERNELS
   switch (i) {
     // The kernels use FMA (TwoProduct in compensated dot and nrm2) and F16C (binary16 loads) with each set.
     case isa::avx512:
-      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma") && has_f16c();
     case isa::avx2:
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && has_f16c();
     default:
       return true;
   }
