@@ -39,9 +39,20 @@ void enqueue_reduction(const order::operands<Op>& x, std::uint64_t n, const laun
   N* const b = a + (plan.blocks > 1 ? plan.blocks : 0);
   const dim3 grid(static_cast<unsigned>(plan.blocks));
   const dim3 block(plan.warps_per_block * warp_size);
-  if (aligned) {
+  bool launched = false;
+  if constexpr (needs_registers<Op>) {
+    if (block.x <= 256) {
+      if (aligned) {
+        leaf_pass<Op, true, 256><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
+      } else {
+        leaf_pass<Op, false, 256><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
+      }
+      launched = true;
+    }
+  }
+  if (!launched && aligned) {
     leaf_pass<Op, true><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
-  } else {
+  } else if (!launched) {
     leaf_pass<Op, false><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
   }
   check(cudaGetLastError(), "leaf pass launch");

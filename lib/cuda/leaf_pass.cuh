@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "detred/order.hpp"
 #include "device_ops.cuh"
@@ -122,13 +123,26 @@ __device__ __forceinline__ order::node_of<Op> warp_leaf_node(const order::operan
   }
 }
 
+/// Operators whose leaf pass needs more than 64 registers a thread: compensated nrm2 (three pairs a lane) and sums of
+/// 64-bit integers, which ptxas spills to local memory at 64 (ncu: local-memory requests). With up to 128, on the
+/// H200: int64 sums 0.79x -> 0.88x CUB Sum, compensated nrm2 0.64x -> 0.80x cublasDnrm2. stats, as wide, gained
+/// nothing (double) or lost (float: 0.89x -> 0.86x), so it keeps 64.
+template <class Op>
+inline constexpr bool needs_registers = false;
+template <class T>
+inline constexpr bool needs_registers<order::nrm2_op<T, order::compensated_sums>> = true;
+template <class I>
+inline constexpr bool needs_registers<order::integer_sum_op<I>> = sizeof(I) == 8;
+
 /// Leaf pass. Block b owns leaves [b * B * R, (b + 1) * B * R) (B warps of R leaves, both powers of two, or any B
 /// when one block owns the whole tree); warp w of it owns the w-th run of R leaves. With one block the root is
 /// finalized straight into `result`; otherwise each block writes its subtree's root to block_values[b].
 // (1024, 1): up to 64 registers a thread. With the bound alone ptxas kept some variants at 32 registers, which
 // serialized the row loads (double tree mode ran at 0.92x CUB); at 64 the eight loads of a batch stay in flight.
-template <class Op, bool Aligned>
-__global__ void __launch_bounds__(1024, 1)
+// Operators that need more (needs_registers) also get a variant for blocks of at most 256 threads, (256, 2): up to
+// 128 registers, used by every launch of more than one block.
+template <class Op, bool Aligned, unsigned MaxThreads = 1024>
+__global__ void __launch_bounds__(MaxThreads, MaxThreads == 1024 ? 1 : 2)
     leaf_pass(order::operands<Op> x, std::uint64_t n, std::uint32_t leaves_per_warp,
               order::node_of<Op>* __restrict__ block_values, typename Op::result* __restrict__ result) {
   using V = typename Op::value;
