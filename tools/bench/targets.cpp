@@ -26,10 +26,17 @@ constexpr target_rule rules[] = {
      "2^16/1t: comp >= 0.40 x (d)"},
     {"tree", [](std::uint64_t n, int) { return n <= (std::uint64_t{1} << 12); }, op::fastmath_serial, 0.70,
      "n<=2^12: tree >= 0.70 x (b)"},
+    // Exact mode (docs/exact.md): against the plain fast-math loops, OpenMP for the large input.
+    {"exact", [](std::uint64_t n, int t) { return n == (std::uint64_t{1} << 27) && t == 2; }, op::fastmath_omp, 0.50,
+     "2^27/2t: exact >= 0.50 x (c)"},
+    {"exact", [](std::uint64_t n, int t) { return n == (std::uint64_t{1} << 16) && t == 1; }, op::fastmath_serial,
+     0.25, "2^16/1t: exact >= 0.25 x (b)"},
 };
 
 std::optional<double> ratio_to(const ratios& r, const std::string& baseline) {
-  return baseline == op::ceiling ? r.ceiling : r.fastmath_serial;
+  if (baseline == op::ceiling) return r.ceiling;
+  if (baseline == op::fastmath_omp) return r.fastmath_omp;
+  return r.fastmath_serial;
 }
 
 }  // namespace

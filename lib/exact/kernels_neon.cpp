@@ -1,0 +1,21 @@
+// Exact mode's kernel compiled for neon (target flags in lib/exact/CMakeLists.txt).
+#define DETRED_ORDER_ABI exact_neon
+#include <cstdint>
+#include <cstring>
+
+#include "detred/exact/superaccumulator.hpp"
+#include "detred/order/lane_values.hpp"
+#include "exact_kernels.hpp"
+
+namespace detred::exact_cpu {
+namespace neon_exact {
+
+using namespace detred::exact;
+inline constexpr std::uint64_t vector_bytes = 16;
+#include "block_kernel.inl"
+
+}  // namespace neon_exact
+
+constinit const exact_kernels neon_kernels = neon_exact::make_exact_kernels("neon");
+
+}  // namespace detred::exact_cpu
