@@ -144,6 +144,26 @@ inline void split_block(superaccumulator& acc, const In* x, std::uint64_t count,
   add(acc, low);
 }
 
+/// The one-level sum of a block whose terms are all multiples of 2^g with |x| < 2^bound and bound - g <= 43: the
+/// lane sums and their total stay below 2^(bound + 10) (1024 terms), 53 bits of quanta 2^g, so plain additions are
+/// exact. Floats whose magnitudes span less than 2^20 qualify: half the arithmetic of the split.
+template <bool absolute, class In>
+inline void plain_block(superaccumulator& acc, const In* x, std::uint64_t count) {
+  dvec s[unroll] = {};
+  for (std::uint64_t i = 0; i < count; i += step) {
+    for (std::uint64_t u = 0; u < unroll; ++u) {
+      dvec v = load(x + i + u * lanes);
+      if constexpr (absolute) v = from_bits(bits(v) & magnitude_mask);
+      s[u] += v;
+    }
+  }
+  double total = 0;
+  for (std::uint64_t u = 0; u < unroll; ++u) {
+    for (std::uint64_t k = 0; k < lanes; ++k) total += s[u][k];
+  }
+  add(acc, total);
+}
+
 /// Adds x[0..count) (count <= block) exactly; `precision`: significant bits of the terms (53 for doubles, 24 for
 /// floats, 48 for products of floats); `zero_signs`: whether -0.0 and +0.0 terms count (false for the error terms of
 /// TwoProduct, which are +0.0 even where the product is -0.0).
@@ -166,7 +186,12 @@ inline void sum_block(superaccumulator& acc, const In* x, std::uint64_t count, i
       // Terms of magnitude 2^(b2 + precision - 1) and above have their last place at 2^b2 or higher; with b2 at the
       // smallest subnormal's place, every term has.
       const std::uint64_t small = b2 == -1074 ? 0 : exact::bits_of(power_of_two(b2 + precision - 1));
-      if (e.smallest_nonzero >= small) {
+      // The one-level sum needs every term's last place at 2^(bound - 43) or above.
+      const int plain_exponent = bound - 43 + precision - 1;
+      if (plain_exponent <= 1023 && (bound - 43 <= -1074 || e.smallest_nonzero >= exact::bits_of(power_of_two(
+                                                                 plain_exponent < -1074 ? -1074 : plain_exponent)))) {
+        plain_block<absolute>(acc, x, whole);
+      } else if (e.smallest_nonzero >= small) {
         split_block<absolute, false>(acc, x, whole, b1, small);
       } else {
         split_block<absolute, true>(acc, x, whole, b1, small);
