@@ -1,5 +1,5 @@
 // Exact mode's kernel compiled for avx2 (target flags in lib/exact/CMakeLists.txt).
-#define DETRED_ORDER_ABI exact_avx2
+#define DETRED_ORDER_ABI avx2
 #include <cstdint>
 #include <cstring>
 
@@ -8,14 +8,14 @@
 #include "exact_kernels.hpp"
 
 namespace detred::exact_cpu {
-namespace avx2_exact {
+namespace avx2_lanes {
 
 using namespace detred::exact;
 inline constexpr std::uint64_t vector_bytes = 32;
 #include "block_kernel.inl"
 
-}  // namespace avx2_exact
+}  // namespace avx2_lanes
 
-constinit const exact_kernels avx2_kernels = avx2_exact::make_exact_kernels("avx2");
+constinit const exact_kernels avx2_kernels = avx2_lanes::make_exact_kernels("avx2");
 
 }  // namespace detred::exact_cpu

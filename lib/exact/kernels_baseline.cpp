@@ -1,5 +1,5 @@
 // Exact mode's kernel compiled for baseline (target flags in lib/exact/CMakeLists.txt).
-#define DETRED_ORDER_ABI exact_baseline
+#define DETRED_ORDER_ABI baseline
 #include <cstdint>
 #include <cstring>
 
@@ -8,14 +8,14 @@
 #include "exact_kernels.hpp"
 
 namespace detred::exact_cpu {
-namespace baseline_exact {
+namespace baseline_lanes {
 
 using namespace detred::exact;
 inline constexpr std::uint64_t vector_bytes = 16;
 #include "block_kernel.inl"
 
-}  // namespace baseline_exact
+}  // namespace baseline_lanes
 
-constinit const exact_kernels baseline_kernels = baseline_exact::make_exact_kernels("baseline");
+constinit const exact_kernels baseline_kernels = baseline_lanes::make_exact_kernels("baseline");
 
 }  // namespace detred::exact_cpu
