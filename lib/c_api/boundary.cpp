@@ -64,8 +64,9 @@ detred::mode to_mode(detred_mode m) {
     default:
       break;
   }
-  throw rejected{DETRED_INVALID_ARGUMENT,
-                 "unknown mode: a detred_mode is DETRED_MODE_TREE (0), DETRED_MODE_COMPENSATED (1) or DETRED_MODE_EXACT (2)"};
+  throw rejected{
+      DETRED_INVALID_ARGUMENT,
+      "unknown mode: a detred_mode is DETRED_MODE_TREE (0), DETRED_MODE_COMPENSATED (1) or DETRED_MODE_EXACT (2)"};
 }
 
 void require(const void* p, const char* message) {

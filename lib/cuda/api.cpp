@@ -186,12 +186,14 @@ std::uint64_t sum(std::span<const std::uint64_t> x, workspace& ws, stream_t stre
 }
 
 double sum_host(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
-  return with_sum_operator<double>(
-      without_exact(m, "detred::cuda::sum"), [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
+  return with_sum_operator<double>(without_exact(m, "detred::cuda::sum"), [&]<class Op>() {
+    return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum");
+  });
 }
 float sum_host(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
-  return with_sum_operator<float>(
-      without_exact(m, "detred::cuda::sum"), [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
+  return with_sum_operator<float>(without_exact(m, "detred::cuda::sum"), [&]<class Op>() {
+    return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum");
+  });
 }
 
 double dot(std::span<const double> x, std::span<const double> y, workspace& ws, mode m, stream_t stream) {

@@ -188,8 +188,9 @@ inline void sum_block(superaccumulator& acc, const In* x, std::uint64_t count, i
       const std::uint64_t small = b2 == -1074 ? 0 : exact::bits_of(power_of_two(b2 + precision - 1));
       // The one-level sum needs every term's last place at 2^(bound - 43) or above.
       const int plain_exponent = bound - 43 + precision - 1;
-      if (plain_exponent <= 1023 && (bound - 43 <= -1074 || e.smallest_nonzero >= exact::bits_of(power_of_two(
-                                                                 plain_exponent < -1074 ? -1074 : plain_exponent)))) {
+      if (plain_exponent <= 1023 &&
+          (bound - 43 <= -1074 ||
+           e.smallest_nonzero >= exact::bits_of(power_of_two(plain_exponent < -1074 ? -1074 : plain_exponent)))) {
         plain_block<absolute>(acc, x, whole);
       } else if (e.smallest_nonzero >= small) {
         split_block<absolute, false>(acc, x, whole, b1, small);
@@ -215,7 +216,8 @@ inline void sum_block(superaccumulator& acc, const In* x, std::uint64_t count, i
 template <bool absolute, class In>
 void sum_range(superaccumulator& acc, const In* x, std::uint64_t n) {
   constexpr int precision = sizeof(In) == sizeof(double) ? 53 : 24;
-  for (std::uint64_t i = 0; i < n; i += block) sum_block<absolute>(acc, x + i, n - i < block ? n - i : block, precision);
+  for (std::uint64_t i = 0; i < n; i += block)
+    sum_block<absolute>(acc, x + i, n - i < block ? n - i : block, precision);
 }
 
 /// Products of doubles in a block: TwoProduct h + l = x y, exact where no product can overflow or fall below 2^-967

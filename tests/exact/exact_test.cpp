@@ -60,10 +60,10 @@ void expect_exact(op o, std::span<const T> x, std::span<const T> y, const std::s
       const T api = through_api(o, x, y, {.mode = mode::exact, .threads = t, .isa = i});
       ASSERT_EQ(bits(api), bits(expected)) << name(o) << " " << what << " isa=" << to_string(i) << " threads=" << t
                                            << " n=" << x.size() << " got " << api << " expected " << expected;
-      const T split = exact::round_to<T>(
-          state_of(o, x, y, {.threads = t, .instruction_set = i, .parallel_threshold_bytes = 0}));
-      ASSERT_EQ(bits(split), bits(expected)) << name(o) << " " << what << " (split) isa=" << to_string(i)
-                                             << " threads=" << t << " n=" << x.size();
+      const T split =
+          exact::round_to<T>(state_of(o, x, y, {.threads = t, .instruction_set = i, .parallel_threshold_bytes = 0}));
+      ASSERT_EQ(bits(split), bits(expected))
+          << name(o) << " " << what << " (split) isa=" << to_string(i) << " threads=" << t << " n=" << x.size();
     }
   }
 }
@@ -260,15 +260,13 @@ TEST(ExactMode, RefusedWhereNotAvailable) {
       message([&] { detred::sum(view(x), detred::segments{seg}, std::span<double>(results), exact); });
   EXPECT_NE(batched.find("detred::sum"), std::string::npos) << batched;
   EXPECT_NE(batched.find("exact"), std::string::npos) << batched;
-  const std::string cuda =
-      message([&] { detred::sum(view(x), {.mode = mode::exact, .backend = backend::cuda}); });
+  const std::string cuda = message([&] { detred::sum(view(x), {.mode = mode::exact, .backend = backend::cuda}); });
   EXPECT_NE(cuda.find("cuda"), std::string::npos) << cuda;
   EXPECT_NE(cuda.find("exact"), std::string::npos) << cuda;
   const std::vector<float16> h(4);
   const std::string half = message([&] { detred::sum(std::span<const float16>(h), exact); });
   EXPECT_NE(half.find("exact"), std::string::npos) << half;
-  EXPECT_NE(message([&] { detred::bound<double>(bounded_op::nrm2, 10, mode::exact); }).find("nrm2"),
-            std::string::npos);
+  EXPECT_NE(message([&] { detred::bound<double>(bounded_op::nrm2, 10, mode::exact); }).find("nrm2"), std::string::npos);
   EXPECT_EQ(detred::bound<double>(100, mode::exact).abs_sum_factor, 0.0);
   EXPECT_EQ(*parse<mode>("exact"), mode::exact);
   EXPECT_STREQ(to_string(mode::exact), "exact");

@@ -30,8 +30,8 @@ constexpr target_rule rules[] = {
     // Exact mode (docs/exact.md): against the plain fast-math loops, OpenMP for the large input; set for doubles.
     {"exact", [](std::uint64_t n, int t) { return n == (std::uint64_t{1} << 27) && t == 2; }, op::fastmath_omp, 0.50,
      "2^27/2t: exact >= 0.50 x (c)", "double"},
-    {"exact", [](std::uint64_t n, int t) { return n == (std::uint64_t{1} << 16) && t == 1; }, op::fastmath_serial,
-     0.25, "2^16/1t: exact >= 0.25 x (b)", "double"},
+    {"exact", [](std::uint64_t n, int t) { return n == (std::uint64_t{1} << 16) && t == 1; }, op::fastmath_serial, 0.25,
+     "2^16/1t: exact >= 0.25 x (b)", "double"},
 };
 
 }  // namespace
