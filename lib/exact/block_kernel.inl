@@ -101,6 +101,43 @@ inline extent measure(const In* x, std::uint64_t count) {
   return e;
 }
 
+/// Floats measure in their own lanes, twice as many per register, with no widening; the extents are then given as
+/// the bits of the same magnitudes in double (Inf and NaN as infinity_bits).
+template <>
+inline extent measure<float, false>(const float* x, std::uint64_t count) {
+  using fbits = sized_vector<std::uint32_t, vector_bytes>::type;
+  constexpr std::uint64_t per = vector_bytes / sizeof(float);
+  fbits hi[2] = {}, lo[2];
+  for (fbits& l : lo) l = hi[0] - 1;
+  for (std::uint64_t i = 0; i < count; i += 2 * per) {
+    for (std::uint64_t u = 0; u < 2; ++u) {
+      fbits m;
+      std::memcpy(&m, x + i + u * per, sizeof m);
+      m &= 0x7fffffffu;
+      hi[u] = hi[u] > m ? hi[u] : m;
+      const fbits z = m - 1;
+      lo[u] = lo[u] < z ? lo[u] : z;
+    }
+  }
+  std::uint32_t largest = 0, smallest = ~std::uint32_t{0};
+  for (std::uint64_t u = 0; u < 2; ++u) {
+    for (std::uint64_t k = 0; k < per; ++k) {
+      if (hi[u][k] > largest) largest = hi[u][k];
+      if (lo[u][k] < smallest) smallest = lo[u][k];
+    }
+  }
+  ++smallest;
+  const auto widened = [](std::uint32_t b) {
+    return b >= 0x7f800000u ? infinity_bits : exact::bits_of(static_cast<double>(exact::from_bits<float>(b)));
+  };
+  return {widened(largest), widened(smallest)};
+}
+
+template <>
+inline extent measure<float, true>(const float* x, std::uint64_t count) {
+  return measure<float, false>(x, count);
+}
+
 template <bool absolute>
 inline double term(double x) {
   return absolute ? exact::from_bits<double>(exact::bits_of(x) & magnitude_mask) : x;
