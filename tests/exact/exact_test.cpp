@@ -236,6 +236,29 @@ TEST(ExactState, MergeOfRandomSplits) {
   }
 }
 
+/// The words' range: 2^64 copies of a product near 2^2000 (64 doublings by merge) and as many of its negation
+/// cancel exactly around a small term; and the carry pass that runs every 2^26 adds loses nothing.
+TEST(ExactState, CapacityAndCarries) {
+  exact::superaccumulator up = exact::empty_superaccumulator(), down = exact::empty_superaccumulator();
+  exact::add_product(up, 0x1.8p1000, 0x1p1000);
+  exact::add_product(down, -0x1.8p1000, 0x1p1000);
+  for (int k = 0; k < 64; ++k) {
+    exact::merge(up, up);
+    exact::merge(down, down);
+  }
+  EXPECT_EQ(bits(exact::round_to<double>(up)), bits(std::numeric_limits<double>::infinity()));
+  exact::merge(up, down);
+  exact::add(up, 3.0);
+  EXPECT_EQ(bits(exact::round_to<double>(up)), bits(3.0));
+
+  exact::superaccumulator a = exact::empty_superaccumulator();
+  a.pending = exact::superaccumulator::normalize_every - 3;  // the carry pass falls among the next adds
+  for (int k = 0; k < 8; ++k) exact::add(a, k % 2 == 0 ? 0x1.fffffffffffffp1020 : -0x1p-1074);
+  exact::add(a, -4 * 0x1.fffffffffffffp1020);
+  EXPECT_EQ(bits(exact::round_to<double>(a)), bits(-4 * 0x1p-1074));
+  EXPECT_LT(a.pending, 8U);
+}
+
 TEST(ExactMode, RefusedWhereNotAvailable) {
   const std::vector<double> x(10, 1.0);
   const std::vector<double> offsets = {};
