@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "detred/config.hpp"
 
@@ -79,6 +80,8 @@ struct superaccumulator {
   std::uint32_t pending;  // adds since the last normalize()
   std::uint32_t flags;
 };
+static_assert(std::is_trivially_copyable_v<superaccumulator> && std::is_standard_layout_v<superaccumulator>,
+              "states travel as bytes: between threads, to other ranks, to and from a GPU");
 
 /// The empty sum (value 0, every term -0.0).
 DETRED_HOST_DEVICE inline superaccumulator empty_superaccumulator() {
