@@ -62,11 +62,11 @@ if ((fused != 0 || neon_adds == 0 || baseline_simd != 0 || baseline_adds == 0));
 fi
 
 # Suites: the golden vectors and the invariance suite (both run every supported instruction set, here neon and
-# baseline, at 1..64 threads), one test per instruction set (the x86 ones skipped), the API and order tests, exact mode against the
-# oracle on neon and baseline (about 10 s under qemu), and the
-# kernel objects' symbol check. Left out: the death tests of DETRED_ISA (GoogleTest re-executes the binary, which
-# qemu-user cannot do without binfmt_misc; the verify tool covers DETRED_ISA below), the 2^32-element test (an
-# hour under emulation), and the verify tool's own suites (MPFR, parsers: no architecture-specific code of detred).
+# baseline, at 1..64 threads), one test per instruction set (the x86 ones skipped), the API and order tests, exact
+# mode against the oracle on neon and baseline (about 10 s under qemu), and the kernel objects' symbol check. Left
+# out: the death tests of DETRED_ISA (GoogleTest re-executes the binary, which qemu-user cannot do without
+# binfmt_misc; the verify tool covers DETRED_ISA below), the 2^32-element test (an hour under emulation), and the
+# verify tool's own suites (MPFR, parsers: no architecture-specific code of detred).
 # Boundary sizes stop at 2^21 (DETRED_TEST_MAX_LOG2): qemu emulates every floating-point operation.
 step "tests under qemu-aarch64 (ctest)"
 DETRED_TEST_MAX_LOG2=21 ctest --test-dir "$cross" -j "$jobs" --output-on-failure --no-tests=error \
