@@ -39,7 +39,7 @@ TEST(Api, UnknownModeIsRejectedWithItsValue) {
     EXPECT_NE(std::string(e.what()).find("unknown mode 7"), std::string::npos) << e.what();
   }
   EXPECT_THROW((void)reference::sum(std::span<const double>(v), static_cast<detred::mode>(-1)), detred::error);
-  EXPECT_THROW((void)detred::bound<double>(10, static_cast<detred::mode>(2)), detred::error);
+  EXPECT_THROW((void)detred::bound<double>(10, static_cast<detred::mode>(3)), detred::error);
 }
 
 TEST(Api, NegativeThreadsAreRejected) {
@@ -164,13 +164,13 @@ void expect_names_round_trip(std::initializer_list<E> all) {
 }
 
 TEST(Api, OptionNamesParseBackAndNothingElseDoes) {
-  expect_names_round_trip({mode::tree, mode::compensated});
+  expect_names_round_trip({mode::tree, mode::compensated, mode::exact});
   expect_names_round_trip({isa::automatic, isa::baseline, isa::avx2, isa::avx512, isa::neon});
   expect_names_round_trip({backend::automatic, backend::cpu, backend::cuda});
   EXPECT_EQ(parse<isa>("auto"), isa::automatic);
   EXPECT_EQ(parse<backend>("auto"), backend::automatic);
   EXPECT_FALSE(parse<mode>("auto").has_value());
-  EXPECT_EQ(names<mode>(), "tree or compensated");
+  EXPECT_EQ(names<mode>(), "tree, compensated or exact");
   EXPECT_EQ(names<backend>(), "automatic, cpu or cuda");
 }
 

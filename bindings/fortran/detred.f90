@@ -25,7 +25,7 @@
 ! detred_statistics.f90) over the C API's declarations (detred_c_api.f90) and the shared calls (detred_calls.f90); this
 ! module gathers their public names.
 module detred
-  use detred_c_api, only: DETRED_MODE_TREE, DETRED_MODE_COMPENSATED, DETRED_OK, DETRED_INVALID_ARGUMENT, &
+  use detred_c_api, only: DETRED_MODE_TREE, DETRED_MODE_COMPENSATED, DETRED_MODE_EXACT, DETRED_OK, DETRED_INVALID_ARGUMENT, &
                           DETRED_UNSUPPORTED, DETRED_DEVICE_ERROR, DETRED_OUT_OF_MEMORY, DETRED_INTERNAL_ERROR, &
                           DETRED_OVERFLOW, DETRED_EMPTY, detred_statistics_r8, detred_statistics_r4
   use detred_calls, only: detred_last_error, detred_status_string, detred_order_version
@@ -36,7 +36,7 @@ module detred
   implicit none
   private
 
-  public :: DETRED_MODE_TREE, DETRED_MODE_COMPENSATED, DETRED_OK, DETRED_INVALID_ARGUMENT, DETRED_UNSUPPORTED, &
+  public :: DETRED_MODE_TREE, DETRED_MODE_COMPENSATED, DETRED_MODE_EXACT, DETRED_OK, DETRED_INVALID_ARGUMENT, DETRED_UNSUPPORTED, &
             DETRED_DEVICE_ERROR, DETRED_OUT_OF_MEMORY, DETRED_INTERNAL_ERROR, DETRED_OVERFLOW, DETRED_EMPTY
   public :: detred_statistics_r8, detred_statistics_r4
   public :: detred_sum, detred_reference_sum, detred_dot, detred_asum, detred_nrm2, detred_min, detred_max, &

@@ -10,7 +10,7 @@ module detred_c_api
   private
 
   ! detred_mode and detred_status (the values of detred.h).
-  integer, parameter, public :: DETRED_MODE_TREE = 0, DETRED_MODE_COMPENSATED = 1
+  integer, parameter, public :: DETRED_MODE_TREE = 0, DETRED_MODE_COMPENSATED = 1, DETRED_MODE_EXACT = 2
   integer, parameter, public :: DETRED_OK = 0, DETRED_INVALID_ARGUMENT = 1, DETRED_UNSUPPORTED = 2, &
                                 DETRED_DEVICE_ERROR = 3, DETRED_OUT_OF_MEMORY = 4, DETRED_INTERNAL_ERROR = 5, &
                                 DETRED_OVERFLOW = 6, DETRED_EMPTY = 7

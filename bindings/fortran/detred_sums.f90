@@ -9,7 +9,7 @@ module detred_sums
   public :: detred_sum, detred_reference_sum
 
   !> detred_sum(x [, mode] [, threads] [, status]): the deterministic sum of a real(4) or real(8) array of any rank,
-  !> of the kind of x. mode: DETRED_MODE_TREE (default) or DETRED_MODE_COMPENSATED. threads: 0 (default) = the
+  !> of the kind of x. mode: DETRED_MODE_TREE (default), DETRED_MODE_COMPENSATED or DETRED_MODE_EXACT. threads: 0 (default) = the
   !> library's default; the bits never depend on it.
   !> detred_sum(x [, threads] [, status]) of an integer(4) or integer(8) array: the exact sum as integer(8);
   !> DETRED_OVERFLOW if it does not fit (nothing wraps around). No mode: every mode would be exact.

@@ -26,6 +26,8 @@ enum class bounded_op {
 /// side with upward-rounded arithmetic gives a true bound. For the sum:
 ///   tree:        result_factor = 0,  abs_sum_factor = gamma_D
 ///   compensated: result_factor = u,  abs_sum_factor = (1 + u) * gamma_D * gamma_D'
+///   exact:       result_factor = u,  abs_sum_factor = 0, depth = correction_depth = 0 (the correctly rounded
+///                result: within half an ulp; detred verify checks it for equality with the oracle's rounding)
 /// with gamma_k = k u / (1 - k u), D = depth(n), D' = correction_depth(n), u the unit roundoff of the type.
 /// `absolute` covers underflow: products that fall below the normal range (dot) and results that do (nrm2, mean);
 /// it is a few multiples of the smallest subnormal, and 0 for sum and asum, whose additions are exact when they
@@ -47,7 +49,8 @@ error_bound bound(std::uint64_t n, mode m);
 /// The documented error bound of operation op for n elements (pairs, for dot) of type T in mode m. 16-bit inputs are
 /// computed in float and take T = float. For bounded_op::mean, mode tree is detred::stats' mean; mode compensated
 /// bounds fl(detred::sum(x, {.mode = compensated}) / n) for callers who divide the compensated sum themselves.
-/// bound<T>(bounded_op::sum, n, m) equals bound<T>(n, m). Throws detred::error for an unknown operation or mode.
+/// bound<T>(bounded_op::sum, n, m) equals bound<T>(n, m). Throws detred::error for an unknown operation or mode, and
+/// for mode exact with nrm2 or mean (which have no exact mode).
 template <class T>
 error_bound bound(bounded_op op, std::uint64_t n, mode m);
 

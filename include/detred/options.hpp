@@ -12,6 +12,7 @@ namespace detred {
 enum class mode {
   tree,         ///< plain additions; error <= gamma_D * sum|x_i|
   compensated,  ///< an error-free (sum, correction) pair through the same tree; see docs/error-bounds.md
+  exact,        ///< the correctly rounded exact result (sum, dot, asum of float and double on the CPU; docs/exact.md)
 };
 
 /// Which CPU instruction set runs the lanes. Every choice gives the same bits; forcing one is for tests and for
@@ -78,7 +79,7 @@ extern template std::optional<mode> parse<mode>(std::string_view name);
 extern template std::optional<isa> parse<isa>(std::string_view name);
 extern template std::optional<backend> parse<backend>(std::string_view name);
 
-/// Every name parse<E> accepts, for messages and help texts: "tree or compensated".
+/// Every name parse<E> accepts, for messages and help texts: "tree, compensated or exact".
 template <class E>
 std::string names();
 extern template std::string names<mode>();

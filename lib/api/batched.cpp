@@ -99,17 +99,20 @@ void tree_only(const options& opt, const char* what) {
 
 #define DETRED_BATCHED(T)                                                                                            \
   void sum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                     \
-    with_policy(o.mode, [&]<class P>() { segmented<order::sum_op<T, P>>(v, s, r, o, "sum"); });                      \
+    with_policy(without_exact(o.mode, "detred::sum"),                                                                \
+                [&]<class P>() { segmented<order::sum_op<T, P>>(v, s, r, o, "sum"); });                              \
   }                                                                                                                  \
   void asum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                    \
-    with_policy(o.mode, [&]<class P>() { segmented<order::asum_op<T, P>>(v, s, r, o, "asum"); });                    \
+    with_policy(without_exact(o.mode, "detred::asum"),                                                               \
+                [&]<class P>() { segmented<order::asum_op<T, P>>(v, s, r, o, "asum"); });                            \
   }                                                                                                                  \
   void nrm2(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                    \
-    with_policy(o.mode, [&]<class P>() { segmented<order::nrm2_op<T, P>>(v, s, r, o, "nrm2"); });                    \
+    with_policy(without_exact(o.mode, "detred::nrm2"),                                                               \
+                [&]<class P>() { segmented<order::nrm2_op<T, P>>(v, s, r, o, "nrm2"); });                            \
   }                                                                                                                  \
   void dot(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, const options& o) {               \
     validate_lengths(x.size(), y.size(), "detred::dot");                                                             \
-    with_policy(o.mode, [&]<class P>() {                                                                             \
+    with_policy(without_exact(o.mode, "detred::dot"), [&]<class P>() {                                               \
       using Op = order::dot_op<T, P>;                                                                                \
       validate(o);                                                                                                   \
       validate_segments(s, x.size(), r.size(), "dot");                                                               \
@@ -134,13 +137,16 @@ void tree_only(const options& opt, const char* what) {
     segmented<order::moments_op<T>>(v, s, r, o, "stats");                                                            \
   }                                                                                                                  \
   void sum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
-    with_policy(o.mode, [&]<class P>() { along_axis<order::sum_op<T, P>>(a, axis, r, o, "sum"); });                  \
+    with_policy(without_exact(o.mode, "detred::sum"),                                                                \
+                [&]<class P>() { along_axis<order::sum_op<T, P>>(a, axis, r, o, "sum"); });                          \
   }                                                                                                                  \
   void asum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                          \
-    with_policy(o.mode, [&]<class P>() { along_axis<order::asum_op<T, P>>(a, axis, r, o, "asum"); });                \
+    with_policy(without_exact(o.mode, "detred::asum"),                                                               \
+                [&]<class P>() { along_axis<order::asum_op<T, P>>(a, axis, r, o, "asum"); });                        \
   }                                                                                                                  \
   void nrm2(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                          \
-    with_policy(o.mode, [&]<class P>() { along_axis<order::nrm2_op<T, P>>(a, axis, r, o, "nrm2"); });                \
+    with_policy(without_exact(o.mode, "detred::nrm2"),                                                               \
+                [&]<class P>() { along_axis<order::nrm2_op<T, P>>(a, axis, r, o, "nrm2"); });                        \
   }                                                                                                                  \
   void min(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
     along_axis<order::min_op<T>>(a, axis, r, o, "min");                                                              \
@@ -153,10 +159,12 @@ void tree_only(const options& opt, const char* what) {
     along_axis<order::moments_op<T>>(a, axis, r, o, "stats");                                                        \
   }                                                                                                                  \
   void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& o) {        \
-    with_policy(o.mode, [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                  \
+    with_policy(without_exact(o.mode, "detred::sum_by_key"),                                                         \
+                [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                          \
   }                                                                                                                  \
   void sum_by_key(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& o) {         \
-    with_policy(o.mode, [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                  \
+    with_policy(without_exact(o.mode, "detred::sum_by_key"),                                                         \
+                [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                          \
   }                                                                                                                  \
   void stats_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<statistics<T>> r,              \
                     const options& o) {                                                                              \

@@ -77,6 +77,14 @@ error_bound sum_bound(std::uint64_t n, mode m) {
       // (1 + u) is exact; each product is rounded up.
       b.abs_sum_factor = mul_up(mul_up(1.0 + u, gamma(b.depth, u)), gamma(b.correction_depth, u));
       break;
+    case mode::exact:
+      // One rounding of the exact sum, to nearest: |R - result| <= u |R|. No tree, so no depth. (A sum of values of
+      // T that falls below the normal range is a multiple of the smallest subnormal, so it rounds exactly.)
+      b.depth = 0;
+      b.correction_depth = 0;
+      b.result_factor = u;
+      b.abs_sum_factor = 0.0;
+      break;
   }
   return b;
 }
@@ -89,6 +97,10 @@ error_bound dot_bound(std::uint64_t n, mode m) {
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
   const double gamma_d = gamma(b.depth, u);
+  if (m == mode::exact) {
+    b.absolute = times_half_subnormal<T>(1.0);  // an exact dot below the normal range rounds to a subnormal
+    return b;
+  }
   if (m == mode::tree) {
     b.abs_sum_factor = gamma(b.depth + 1, u);
     b.absolute = times_half_subnormal<T>(mul_up(1.0 + gamma_d, count_up(n)));
@@ -116,6 +128,7 @@ error_bound asum_bound(std::uint64_t n, mode m) {
 // underflow in the combination (gamma_9); the square root and the result's own underflow complete it.
 template <class T>
 error_bound nrm2_bound(std::uint64_t n, mode m) {
+  without_exact(m, "detred::bound(nrm2)");
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
   double rho = 0;
@@ -135,6 +148,7 @@ error_bound nrm2_bound(std::uint64_t n, mode m) {
 // mean = fl(S^ / n^): one division, and n^ = fl(n) rounds too when n is not a value of T (float beyond 2^24).
 template <class T>
 error_bound mean_bound(std::uint64_t n, mode m) {
+  without_exact(m, "detred::bound(mean)");
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
   // phi bounds |(1 + delta) / (1 + delta_n)|; phi - 1 bounds |(1 + delta) / (1 + delta_n) - 1|.

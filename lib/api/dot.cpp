@@ -2,6 +2,7 @@
 #include <span>
 
 #include "detred/dot.hpp"
+#include "exact_route.hpp"
 #include "operators.hpp"
 #include "route.hpp"
 
@@ -11,6 +12,7 @@ namespace {
 template <class T>
 order::float_value_t<T> dot_any(std::span<const T> x, std::span<const T> y, const options& opt) {
   validate(opt);
+  if (opt.mode == mode::exact) return exact_route::dot(x, y, opt, "detred::dot");
   return with_policy(opt.mode, [&]<class P>() { return run<order::dot_op<T, P>>(x, y, opt, "detred::dot"); });
 }
 

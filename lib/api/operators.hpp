@@ -67,9 +67,11 @@ inline constexpr bool listed = false;
 template <class Op, class... Ops>
 inline constexpr bool listed<Op, op_list<Ops...>> = (std::is_same_v<Op, Ops> || ...);
 
-/// The accumulation policy of a mode (a valid one).
+/// The accumulation policy of a mode (a valid one other than exact, which has no policy of the canonical order:
+/// the entry points that offer it route it to lib/exact first, and the others refuse it with without_exact).
 template <class F>
 decltype(auto) with_policy(mode m, F&& f) {
+  if (m == mode::exact) throw error("mode exact is not available for this operation");
   if (m == mode::compensated) return std::forward<F>(f).template operator()<order::compensated_sums>();
   return std::forward<F>(f).template operator()<order::plain_sums>();
 }

@@ -15,7 +15,7 @@ template <class E>
 struct values_of;
 template <>
 struct values_of<mode> {
-  static constexpr std::array list = {mode::tree, mode::compensated};
+  static constexpr std::array list = {mode::tree, mode::compensated, mode::exact};
 };
 template <>
 struct values_of<isa> {
@@ -42,6 +42,8 @@ const char* to_string(mode m) {
       return "tree";
     case mode::compensated:
       return "compensated";
+    case mode::exact:
+      return "exact";
   }
   return "unknown";
 }
@@ -122,6 +124,14 @@ void validate(const options& opt) {
   if (opt.threads < 0) {
     throw error("threads must be >= 0 (0 = library default), got " + std::to_string(opt.threads));
   }
+}
+
+mode without_exact(mode m, const char* what) {
+  if (validated(m) == mode::exact) {
+    throw error(std::string(what) + ": mode exact is not available (exact mode covers detred::sum, dot and asum of " +
+                "float and double arrays on the CPU backend)");
+  }
+  return m;
 }
 
 void validate_lengths(std::uint64_t x, std::uint64_t y, const char* what) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "detred/sum.hpp"
+#include "exact_route.hpp"
 #include "integer_results.hpp"
 #include "operators.hpp"
 #include "route.hpp"
@@ -14,6 +15,7 @@ namespace {
 template <class T>
 order::float_value_t<T> sum_floats(std::span<const T> x, const options& opt) {
   validate(opt);
+  if (opt.mode == mode::exact) return exact_route::sum(x, opt, "detred::sum");
   return with_sum_operator<T>(opt.mode, [&]<class Op>() { return run<Op>(x, opt); });
 }
 

@@ -10,6 +10,10 @@ namespace detred {
 /// Returns m, or throws detred::error if m is not a known mode.
 mode validated(mode m);
 
+/// Returns m, or throws detred::error naming `what` (the operation, as in "detred::nrm2") if m is mode::exact or
+/// unknown: for the calls that have tree and compensated mode only.
+mode without_exact(mode m, const char* what);
+
 /// Throws detred::error naming the first invalid field: an unknown mode, isa or backend, or negative threads.
 void validate(const options& opt);
 

@@ -59,11 +59,14 @@ detred::mode to_mode(detred_mode m) {
       return detred::mode::tree;
     case DETRED_MODE_COMPENSATED:
       return detred::mode::compensated;
+    case DETRED_MODE_EXACT:
+      return detred::mode::exact;
     default:
       break;
   }
-  throw rejected{DETRED_INVALID_ARGUMENT,
-                 "unknown mode: a detred_mode is DETRED_MODE_TREE (0) or DETRED_MODE_COMPENSATED (1)"};
+  throw rejected{
+      DETRED_INVALID_ARGUMENT,
+      "unknown mode: a detred_mode is DETRED_MODE_TREE (0), DETRED_MODE_COMPENSATED (1) or DETRED_MODE_EXACT (2)"};
 }
 
 void require(const void* p, const char* message) {

@@ -61,6 +61,8 @@ const char* detred_mode_name(detred_mode mode) {
       return "tree";
     case DETRED_MODE_COMPENSATED:
       return "compensated";
+    case DETRED_MODE_EXACT:
+      return "exact";
     default:
       break;
   }

@@ -102,13 +102,13 @@ order::operands<Op> two(std::span<const typename Op::input> x, std::span<const t
 
 template <class T, class Result>
 void sum_async_any(std::span<const T> x, Result* result, workspace& ws, mode m, stream_t stream) {
-  with_sum_operator<T>(validated(m),
+  with_sum_operator<T>(without_exact(m, "detred::cuda::sum"),
                        [&]<class Op>() { enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA sum"); });
 }
 
 template <class T>
 order::float_value_t<T> sum_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
-  return with_sum_operator<T>(validated(m),
+  return with_sum_operator<T>(without_exact(m, "detred::cuda::sum"),
                               [&]<class Op>() { return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
 }
 
@@ -121,20 +121,20 @@ R integer_sum(std::span<const I> x, workspace& ws, stream_t stream) {
 template <template <class, class> class Op, class T>
 void policy_async(std::span<const T> x, order::float_value_t<T>* result, workspace& ws, mode m, stream_t stream,
                   const char* what) {
-  with_policy(validated(m),
+  with_policy(without_exact(m, what),
               [&]<class P>() { enqueue_into<Op<T, P>>(one<Op<T, P>>(x), x.size(), result, ws, stream, what); });
 }
 
 template <template <class, class> class Op, class T>
 order::float_value_t<T> policy_run(std::span<const T> x, workspace& ws, mode m, stream_t stream, const char* what) {
-  return with_policy(validated(m),
+  return with_policy(without_exact(m, what),
                      [&]<class P>() { return run_device<Op<T, P>>(one<Op<T, P>>(x), x.size(), ws, stream, what); });
 }
 
 template <class T>
 void dot_async_any(std::span<const T> x, std::span<const T> y, order::float_value_t<T>* result, workspace& ws, mode m,
                    stream_t stream) {
-  with_policy(validated(m), [&]<class P>() {
+  with_policy(without_exact(m, "detred::cuda::dot"), [&]<class P>() {
     using Op = order::dot_op<T, P>;
     enqueue_into<Op>(two<Op>(x, y, "CUDA dot"), x.size(), result, ws, stream, "CUDA dot");
   });
@@ -142,7 +142,7 @@ void dot_async_any(std::span<const T> x, std::span<const T> y, order::float_valu
 
 template <class T>
 order::float_value_t<T> dot_any(std::span<const T> x, std::span<const T> y, workspace& ws, mode m, stream_t stream) {
-  return with_policy(validated(m), [&]<class P>() {
+  return with_policy(without_exact(m, "detred::cuda::dot"), [&]<class P>() {
     using Op = order::dot_op<T, P>;
     return run_device<Op>(two<Op>(x, y, "CUDA dot"), x.size(), ws, stream, "CUDA dot");
   });
@@ -186,12 +186,14 @@ std::uint64_t sum(std::span<const std::uint64_t> x, workspace& ws, stream_t stre
 }
 
 double sum_host(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
-  return with_sum_operator<double>(
-      validated(m), [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
+  return with_sum_operator<double>(without_exact(m, "detred::cuda::sum"), [&]<class Op>() {
+    return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum");
+  });
 }
 float sum_host(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
-  return with_sum_operator<float>(
-      validated(m), [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
+  return with_sum_operator<float>(without_exact(m, "detred::cuda::sum"), [&]<class Op>() {
+    return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum");
+  });
 }
 
 double dot(std::span<const double> x, std::span<const double> y, workspace& ws, mode m, stream_t stream) {

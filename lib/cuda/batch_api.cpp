@@ -78,22 +78,22 @@ std::span<const T> none() {
 
 #define DETRED_CUDA_BATCHED(T)                                                                                         \
   void sum_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, mode m, stream_t st) {               \
-    with_policy(validated(m),                                                                                          \
+    with_policy(without_exact(m, "detred::cuda::sum"),                                                                 \
                 [&]<class P>() { segments_on_device<order::sum_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::sum"); }); \
   }                                                                                                                    \
   void asum_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, mode m, stream_t st) {              \
-    with_policy(validated(m), [&]<class P>() {                                                                         \
+    with_policy(without_exact(m, "detred::cuda::asum"), [&]<class P>() {                                               \
       segments_on_device<order::asum_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::asum");                              \
     });                                                                                                                \
   }                                                                                                                    \
   void nrm2_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, mode m, stream_t st) {              \
-    with_policy(validated(m), [&]<class P>() {                                                                         \
+    with_policy(without_exact(m, "detred::cuda::nrm2"), [&]<class P>() {                                               \
       segments_on_device<order::nrm2_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::nrm2");                              \
     });                                                                                                                \
   }                                                                                                                    \
   void dot_async(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, workspace& ws, mode m,        \
                  stream_t st) {                                                                                        \
-    with_policy(validated(m),                                                                                          \
+    with_policy(without_exact(m, "detred::cuda::dot"),                                                                 \
                 [&]<class P>() { segments_on_device<order::dot_op<T, P>>(x, y, s, r, ws, st, "cuda::dot"); });         \
   }                                                                                                                    \
   void min_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, stream_t st) {                       \
@@ -112,15 +112,15 @@ std::span<const T> none() {
     segments_on_device<order::moments_op<T>>(v, none<T>(), s, r, ws, st, "cuda::stats");                               \
   }                                                                                                                    \
   void sum_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, mode m, stream_t st) {                     \
-    with_policy(validated(m),                                                                                          \
+    with_policy(without_exact(m, "detred::cuda::sum"),                                                                 \
                 [&]<class P>() { axis_on_device<order::sum_op<T, P>>(a, axis, r, ws, st, "cuda::sum"); });             \
   }                                                                                                                    \
   void asum_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, mode m, stream_t st) {                    \
-    with_policy(validated(m),                                                                                          \
+    with_policy(without_exact(m, "detred::cuda::asum"),                                                                \
                 [&]<class P>() { axis_on_device<order::asum_op<T, P>>(a, axis, r, ws, st, "cuda::asum"); });           \
   }                                                                                                                    \
   void nrm2_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, mode m, stream_t st) {                    \
-    with_policy(validated(m),                                                                                          \
+    with_policy(without_exact(m, "detred::cuda::nrm2"),                                                                \
                 [&]<class P>() { axis_on_device<order::nrm2_op<T, P>>(a, axis, r, ws, st, "cuda::nrm2"); });           \
   }                                                                                                                    \
   void min_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, stream_t st) {                             \
@@ -134,7 +134,7 @@ std::span<const T> none() {
   }                                                                                                                    \
   void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, workspace& ws, mode m,       \
                   stream_t st) {                                                                                       \
-    with_policy(validated(m),                                                                                          \
+    with_policy(without_exact(m, "detred::cuda::sum_by_key"),                                                          \
                 [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, ws, st, "sum_by_key"); });             \
   }
 

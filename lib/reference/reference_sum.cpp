@@ -11,7 +11,7 @@ namespace {
 
 template <class T>
 T sum_any(std::span<const T> x, mode m) {
-  return with_sum_operator<T>(validated(m), [&]<class Op>() { return reduce<Op>(x); });
+  return with_sum_operator<T>(without_exact(m, "detred::reference::sum"), [&]<class Op>() { return reduce<Op>(x); });
 }
 
 }  // namespace

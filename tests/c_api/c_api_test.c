@@ -114,6 +114,17 @@ static void check_errors(void) {
   check(strcmp(detred_status_string((detred_status)99), "unknown status") == 0, "unknown status", 0, -1, -1);
   check(strcmp(detred_mode_name(DETRED_MODE_COMPENSATED), "compensated") == 0, "mode name", 0, -1, -1);
   check(detred_mode_name((detred_mode)5) == NULL, "no name for an unknown mode", 0, -1, -1);
+  check(strcmp(detred_mode_name(DETRED_MODE_EXACT), "exact") == 0, "exact mode name", 0, -1, -1);
+
+  /* Exact mode: the correctly rounded sum, with no intermediate overflow; nrm2 has no exact mode. */
+  const double big = 0.75 * 1.7976931348623157e308, cancelling[5] = {big, -big, big, -big, big};
+  check(detred_sum_f64(cancelling, 5, DETRED_MODE_EXACT, 0, &s) == DETRED_OK && bits_f64(s) == bits_f64(big),
+        "exact sum without intermediate overflow", 5, DETRED_MODE_EXACT, 0);
+  check(detred_nrm2_f64(x, 3, DETRED_MODE_EXACT, 0, &s) == DETRED_INVALID_ARGUMENT &&
+            strstr(detred_last_error(), "nrm2") != NULL && strstr(detred_last_error(), "exact") != NULL,
+        "nrm2 refuses exact mode", 3, DETRED_MODE_EXACT, 0);
+  check(detred_bound_f64(100, DETRED_MODE_EXACT, &b) == DETRED_OK && b.abs_sum_factor == 0 && b.depth == 0,
+        "exact bound", 100, DETRED_MODE_EXACT, 0);
   check(detred_order_version() == 1, "order version 1", 0, -1, -1);
   check(strlen(detred_library_version()) >= 5, "library version", 0, -1, -1);
 }

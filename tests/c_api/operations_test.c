@@ -341,7 +341,7 @@ static void check_dot(void) {
               "y is NULL", "dot: NULL y");
   check_fails(detred_dot_f64(NULL, x, 3, DETRED_MODE_TREE, 0, &out), DETRED_INVALID_ARGUMENT, &out, sizeof out,
               "x is NULL", "dot: NULL x");
-  check_fails(detred_dot_f64(x, x, 3, (detred_mode)2, 0, &out), DETRED_INVALID_ARGUMENT, &out, sizeof out,
+  check_fails(detred_dot_f64(x, x, 3, (detred_mode)7, 0, &out), DETRED_INVALID_ARGUMENT, &out, sizeof out,
               "unknown mode", "dot: unknown mode");
   check(detred_dot_f64(NULL, NULL, 0, DETRED_MODE_TREE, 0, &s) == DETRED_OK && bits_f64(s) == bits_f64(-0.0),
         "empty dot is -0.0", 0, 0, 0);

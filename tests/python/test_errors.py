@@ -41,7 +41,7 @@ def test_strings_and_non_native_byte_order():
 
 @pytest.mark.parametrize("mode", ["", "Tree", "kahan", "compensated "])
 def test_unknown_mode_raises_value_error(mode):
-    with pytest.raises(ValueError, match="mode must be tree or compensated; got '" + mode):
+    with pytest.raises(ValueError, match="mode must be tree, compensated or exact; got '" + mode):
         detred.sum(X, mode=mode)
     with pytest.raises(ValueError, match="mode must be"):
         detred.reference_sum(X, mode=mode)
@@ -54,7 +54,7 @@ def test_mode_must_be_a_string():
 
 def test_modes_of_each_operation():
     for op in ["asum", "nrm2", "stats"]:
-        with pytest.raises(ValueError, match="mode must be tree or compensated; got 'fast'"):
+        with pytest.raises(ValueError, match="mode must be tree, compensated or exact; got 'fast'"):
             getattr(detred, op)(X, mode="fast")
     with pytest.raises(ValueError, match="mode must be"):
         detred.dot(X, X, mode="fast")
@@ -142,3 +142,13 @@ def test_gpu_and_host_arrays_together():
 def test_reference_sum_takes_host_arrays_only():
     with pytest.raises(TypeError, match=r"detred\.reference_sum takes host arrays only"):
         detred.reference_sum(FakeGpuArray())
+
+
+def test_exact_mode_where_it_exists_and_refused_elsewhere():
+    big = 0.75 * np.finfo(np.float64).max
+    assert detred.sum(np.array([big, -big, big, -big, big]), mode="exact") == big
+    assert detred.dot(X, X, mode="exact") == detred.dot(X, X, mode="exact", threads=1)
+    with pytest.raises(ValueError, match="detred::nrm2: mode exact is not available"):
+        detred.nrm2(X, mode="exact")
+    columns = detred.sum(X.reshape(2, 5), mode="exact", axis=0)  # each lane as its own array
+    assert list(columns) == [detred.sum(np.ascontiguousarray(c), mode="exact") for c in X.reshape(2, 5).T]

@@ -117,7 +117,7 @@ TEST(ToolOps, VerifyPassesForEveryOperationAndSaysWhatItChecked) {
   EXPECT_EQ(f["outputs"][3]["check"], "measured");
   EXPECT_EQ(f["outputs"][3]["status"], "measured (no bound)");
   const auto jd = nlohmann::json::parse(tool("verify --op dot --json " + a + " " + a + " --threads 1").out);
-  EXPECT_EQ(jd["files"][0]["modes"].size(), 2U);
+  EXPECT_EQ(jd["files"][0]["modes"].size(), 3U);  // tree, compensated, exact
   EXPECT_EQ(jd["files"][0]["file"], a + " and " + a);
 }
 

@@ -78,8 +78,12 @@ TEST(Tool, VerifyPassesAndPrintsTheTable) {
   const outcome j = tool("verify " + a + " --json");
   ASSERT_EQ(j.status, 0);
   const auto parsed = nlohmann::json::parse(j.out);
-  EXPECT_EQ(parsed["files"][0]["modes"].size(), 2U);
+  // tree, compensated and exact; exact mode is checked for equality with the oracle's correctly rounded sum.
+  ASSERT_EQ(parsed["files"][0]["modes"].size(), 3U);
+  EXPECT_EQ(parsed["files"][0]["modes"][2]["mode"], "exact");
+  EXPECT_EQ(parsed["files"][0]["modes"][2]["check"], "exact");
   EXPECT_EQ(parsed["files"][0]["verdict"], "pass");
+  EXPECT_NE(o.out.find("  exact  "), std::string::npos) << o.out;
 }
 
 TEST(Tool, ExitStatusesForMismatchBoundViolationAndInternalFailure) {
@@ -87,6 +91,13 @@ TEST(Tool, ExitStatusesForMismatchBoundViolationAndInternalFailure) {
   EXPECT_EQ(faulty_tool("verify " + data, "mismatch").status, 1);
   EXPECT_EQ(faulty_tool("verify " + data, "bound").status, 3);
   EXPECT_EQ(faulty_tool("verify " + data + " --json", "bound").status, 3);
+  // Exact mode allows 0 ulp: every path one ulp off fails it alone.
+  const outcome ulp = faulty_tool("verify " + data + " --json", "ulp");
+  EXPECT_EQ(ulp.status, 3) << ulp.out << ulp.err;
+  const auto modes = nlohmann::json::parse(ulp.out)["files"][0]["modes"];
+  ASSERT_EQ(modes.size(), 3U);
+  EXPECT_EQ(modes[0]["status"], "within bound");
+  EXPECT_EQ(modes[2]["status"], "DIFFERS");
   const outcome internal = faulty_tool("verify " + data, "internal");
   EXPECT_EQ(internal.status, 4);
   EXPECT_NE(internal.err.find("cudaErrorLaunchFailure"), std::string::npos) << internal.err;
@@ -266,11 +277,11 @@ TEST(Tool, CheckOfAVariableCatchesAChangedValueAndWritesJUnitAndJson) {
   EXPECT_EQ(pass.status, 0) << pass.out << pass.err;
   std::ifstream pass_xml(junit);
   const std::string xml((std::istreambuf_iterator<char>(pass_xml)), std::istreambuf_iterator<char>());
-  EXPECT_NE(xml.find("<testsuites name=\"detred check\" tests=\"2\" failures=\"0\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testsuites name=\"detred check\" tests=\"3\" failures=\"0\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("<testcase classname=\"" + nc + ":v\" name=\"sum tree\""), std::string::npos) << xml;
   const auto j = nlohmann::json::parse(tool("check --json " + golden).out);
   EXPECT_EQ(j["status"], "pass");
-  EXPECT_EQ(j["results"].size(), 2U);
+  EXPECT_EQ(j["results"].size(), 3U);  // tree, compensated, exact
   EXPECT_EQ(j["results"][0]["paths"][0]["equal"], true);
 
   // --data-dir finds the file by name and keeps the variable.
@@ -309,7 +320,7 @@ TEST(Tool, CheckOfAVariableCatchesAChangedValueAndWritesJUnitAndJson) {
   EXPECT_NE(tampered.out.find(nc + ":v: SHA-256 differs from the golden file"), std::string::npos) << tampered.out;
   std::ifstream tampered_xml(junit);
   const std::string t((std::istreambuf_iterator<char>(tampered_xml)), std::istreambuf_iterator<char>());
-  EXPECT_NE(t.find("failures=\"2\""), std::string::npos) << t;
+  EXPECT_NE(t.find("failures=\"3\""), std::string::npos) << t;
   EXPECT_NE(t.find("type=\"data changed\""), std::string::npos) << t;
 
   expect_bad_input("check " + write_file("badbits.json", R"({"detred_golden": 1, "order_version": 1, "files": [

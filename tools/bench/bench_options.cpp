@@ -38,7 +38,7 @@ detred::isa parse_isa(const std::string& name) {
 
 bench_options parse_bench_options(int argc, char** argv) {
   CLI::App app{
-      "detred-bench: detred::sum (tree, compensated) against a strict serial loop, fast-math serial and OpenMP "
+      "detred-bench: detred::sum (tree, compensated, exact) against a strict serial loop, fast-math serial and OpenMP "
       "loops, and the bandwidth ceiling, interleaved on the same buffers; medians of several rounds."};
   std::vector<std::string> sizes;
   std::vector<int> threads;

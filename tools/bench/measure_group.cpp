@@ -83,6 +83,7 @@ std::vector<variant<T>> variants_for(std::span<const T> x, const bench_options& 
   };
   const bits_of<T> tree_bits = reference(detred::mode::tree);
   const bits_of<T> compensated_bits = reference(detred::mode::compensated);
+  const bits_of<T> exact_bits = reference(detred::mode::exact);
   v.push_back(baseline_variant<T>(x, op::strict_serial, "strict", 1,
                                   [](const T* p, std::size_t n, int) { return strict_serial_sum(p, n); }));
   v.push_back(baseline_variant<T>(x, op::fastmath_serial, "fast-math", 1,
@@ -91,6 +92,7 @@ std::vector<variant<T>> variants_for(std::span<const T> x, const bench_options& 
     for (detred::isa isa : o.isas) {
       v.push_back(detred_variant<T>(x, detred::mode::tree, t, isa, tree_bits));
       v.push_back(detred_variant<T>(x, detred::mode::compensated, t, isa, compensated_bits));
+      v.push_back(detred_variant<T>(x, detred::mode::exact, t, isa, exact_bits));
     }
     v.push_back(baseline_variant<T>(x, op::fastmath_omp, "fast-math", t,
                                     [](const T* p, std::size_t n, int th) { return fastmath_omp_sum(p, n, th); }));

@@ -108,9 +108,10 @@ void float_comparisons(const settings& s, const timing_policy& p) {
          is_double ? 0.85 : 0.0,
          bits_across_threads<detred::statistics<T>>([&](int th) { return detred::stats(x, {.threads = th}); }, t)});
   }
-  for (detred::mode m : {detred::mode::tree, detred::mode::compensated}) {
+  for (detred::mode m : {detred::mode::tree, detred::mode::compensated, detred::mode::exact}) {
     const std::string mode = detred::to_string(m);
     const bool tree = m == detred::mode::tree;
+    const bool exact = m == detred::mode::exact;  // dot and asum only (docs/exact.md)
     if (wanted(s, "dot")) {
       const aligned_buffer<T> yb = uniform_buffer<T>(n, 2);
       const std::span<const T> y = yb.span();
@@ -135,7 +136,7 @@ void float_comparisons(const settings& s, const timing_policy& p) {
            0.0,
            bits_across_threads<T>([&](int th) { return detred::asum(x, {.mode = m, .threads = th}); }, t)});
     }
-    if (wanted(s, "nrm2")) {
+    if (wanted(s, "nrm2") && !exact) {
       run({"nrm2 " + mode,
            type,
            n,

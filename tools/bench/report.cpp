@@ -8,6 +8,7 @@
 
 #include "detred/cpu.hpp"
 #include "detred/order.hpp"
+#include "targets.hpp"
 
 namespace detred::bench {
 namespace {
@@ -27,7 +28,7 @@ std::string target_cell(const row& r) {
   for (const target_check& t : r.targets) {
     if (!cell.empty()) cell += "; ";
     // The measured ratio with three digits: the ratio columns round 0.896 up to 0.90.
-    const std::optional<double> ratio = t.baseline == op::ceiling ? r.r.ceiling : r.r.fastmath_serial;
+    const std::optional<double> ratio = ratio_to(r.r, t.baseline);
     cell += fmt::format("{} {:.3f} {}", t.pass ? "PASS" : "MISS", ratio.value_or(0), t.rule);
   }
   return cell;
@@ -78,7 +79,7 @@ int print_target_summary(std::ostream& out, const std::vector<row>& rows) {
   for (const row& r : rows) {
     for (const target_check& t : r.targets) {
       if (t.pass) continue;
-      const std::optional<double> ratio = t.baseline == op::ceiling ? r.r.ceiling : r.r.fastmath_serial;
+      const std::optional<double> ratio = ratio_to(r.r, t.baseline);
       fmt::print(out, "  MISS {} {} threads={} {}: {} (measured {:.3f})\n", r.m.type, format_size(r.m.n), r.m.threads,
                  r.m.isa, t.rule, ratio.value_or(0));
     }

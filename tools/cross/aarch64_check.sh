@@ -35,17 +35,18 @@ cmake -S . -B "$cross" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DCMAKE_BUIL
   -DDETRED_ENABLE_CUDA=OFF -DDETRED_BUILD_TOOLS=OFF -DDETRED_WITH_NETCDF_HDF5=OFF \
   -DCMAKE_PREFIX_PATH="$PWD/$gtest/install" >/dev/null
 cmake --build "$cross" -j "$jobs" --target detred golden_test invariance_test api_test operations_invariance_test \
-  operations_rules_test detred_cli | tail -n 1
+  operations_rules_test exact_test detred_cli | tail -n 1
 
 step "disassembly: fused multiply-adds only in TwoProduct's operators, NEON lanes in kernels_neon only"
 objects=$cross/lib/CMakeFiles/detred.dir/cpu
-# The compensated dot and nrm2 call fma on purpose (TwoProduct, in compensated_sums::add_product); a fused
+# The compensated dot and nrm2 call fma on purpose (TwoProduct, in compensated_sums::add_product), and so does exact
+# mode's dot (TwoProduct in dot_block, lib/exact/block_kernel.inl); a fused
 # multiply-add in any other function would be a contraction the build forbids (-ffp-contract=off). POSIX classes, not
 # \s: Debian's awk is mawk.
 contracted=$(aarch64-linux-gnu-objdump -d "$cross/lib/libdetred.a" | aarch64-linux-gnu-c++filt |
   awk '/^[0-9a-f]+ <.*>:$/ { fn = $0 }
        /[[:space:]](fmadd|fmsub|fnmadd|fnmsub|fmla|fmls)[[:space:]]/ &&
-         fn !~ /(dot_op|nrm2_op)<[^>]*compensated_sums>|compensated_sums::add_product/ { print fn }' |
+         fn !~ /(dot_op|nrm2_op)<[^>]*compensated_sums>|compensated_sums::add_product|exact_cpu::[a-z0-9]+_lanes::dot_block/ { print fn }' |
   sort -u)
 fused=$(printf '%s' "$contracted" | grep -c . || true)
 if [[ -n $contracted ]]; then echo "$contracted" | head -n 5; fi
@@ -61,14 +62,15 @@ if ((fused != 0 || neon_adds == 0 || baseline_simd != 0 || baseline_adds == 0));
 fi
 
 # Suites: the golden vectors and the invariance suite (both run every supported instruction set, here neon and
-# baseline, at 1..64 threads), one test per instruction set (the x86 ones skipped), the API and order tests, and the
-# kernel objects' symbol check. Left out: the death tests of DETRED_ISA (GoogleTest re-executes the binary, which
-# qemu-user cannot do without binfmt_misc; the verify tool covers DETRED_ISA below), the 2^32-element test (an
-# hour under emulation), and the verify tool's own suites (MPFR, parsers: no architecture-specific code of detred).
+# baseline, at 1..64 threads), one test per instruction set (the x86 ones skipped), the API and order tests, exact
+# mode against the oracle on neon and baseline (about 10 s under qemu), and the kernel objects' symbol check. Left
+# out: the death tests of DETRED_ISA (GoogleTest re-executes the binary, which qemu-user cannot do without
+# binfmt_misc; the verify tool covers DETRED_ISA below), the 2^32-element test (an hour under emulation), and the
+# verify tool's own suites (MPFR, parsers: no architecture-specific code of detred).
 # Boundary sizes stop at 2^21 (DETRED_TEST_MAX_LOG2): qemu emulates every floating-point operation.
 step "tests under qemu-aarch64 (ctest)"
 DETRED_TEST_MAX_LOG2=21 ctest --test-dir "$cross" -j "$jobs" --output-on-failure --no-tests=error \
-  -R '^(Golden|Invariance|Isa|Api|Order)\.|^(Invariance|Isa)/|^isa_kernel_symbols$|^(Float|Half|Integer)(Operators|Rules)' \
+  -R '^(Golden|Invariance|Isa|Api|Order|ExactSum|ExactAsum|ExactDot|ExactState|ExactMode)\.|^(Invariance|Isa)/|^isa_kernel_symbols$|^(Float|Half|Integer)(Operators|Rules)' \
   -E 'Api\.EnvironmentVariable|Api\.SizesBeyondTwoToThe32'
 "${qemu[@]}" "$cross/tests/invariance_test" --gtest_filter='Invariance/0.PathsPrintedForTheLog' | grep '^\[ paths'
 

@@ -2,6 +2,8 @@
 //   mismatch   flips the lowest bit of the last path's result (status 1)
 //   bound      moves every path's result far from the exact result by flipping an exponent bit, or bit 3 of an
 //              integer result (status 3)
+//   ulp        flips the lowest bit of every path's result: still within the bounds of tree and compensated
+//              mode for well-conditioned data, but not exact mode's correctly rounded result (status 3)
 //   internal   throws detred::device_error, as a failing GPU would (status 4)
 #include <cstdint>
 #include <cstdlib>
@@ -17,6 +19,9 @@ void inject_fault(std::vector<path_result>& runs) {
   if (fault == nullptr || runs.empty()) return;
   const std::string kind(fault);
   if (kind == "mismatch") runs.back().bits.bits ^= 1;
+  if (kind == "ulp") {
+    for (path_result& p : runs) p.bits.bits ^= 1;
+  }
   if (kind == "bound") {
     std::uint64_t bit = std::uint64_t{1} << 3;
     if (runs[0].bits.type == dtype::float32) bit = std::uint64_t{1} << 29;

@@ -178,6 +178,8 @@ judgement op_oracle::judge(const std::string& name, std::optional<detred::mode> 
             if (op_ == op::stats) return judge_stats(name, x, *moments_, r);
           }
           const detred::mode mode = m.value_or(detred::mode::tree);
+          // Exact mode promises the correctly rounded result itself: 0 ulp from the oracle, nothing less.
+          if (mode == detred::mode::exact) return exact_match(r, bits_of(correctly_rounded<R>(*sums_)));
           const R v = value_of<R>(r);
           switch (op_) {
             case op::sum:

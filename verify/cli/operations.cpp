@@ -156,7 +156,15 @@ std::string op_names() {
 std::vector<std::optional<detred::mode>> modes_of(op o, dtype t) {
   if (o == op::stats) return {detred::mode::tree};
   if (is_selection(o) || !is_floating(t)) return {std::nullopt};
+  // Exact mode: sum, dot and asum of float and double (docs/exact.md).
+  if ((o == op::sum || o == op::dot || o == op::asum) && (t == dtype::float32 || t == dtype::float64)) {
+    return {detred::mode::tree, detred::mode::compensated, detred::mode::exact};
+  }
   return {detred::mode::tree, detred::mode::compensated};
+}
+
+bool computes(const compute_path& path, std::optional<detred::mode> m) {
+  return !(m == detred::mode::exact && path.where == detred::backend::cuda);
 }
 
 std::vector<operands> make_operands(op o, const std::vector<dataset>& inputs, const read_options& read) {

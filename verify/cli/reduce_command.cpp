@@ -113,7 +113,8 @@ void add_reduce_command(CLI::App& app, int& status) {
                 "--op dot, x and y, or one input holding both")
       ->required();
   c->add_option("--op", o->op, "Operation: " + op_names() + " (default sum)")->check(CLI::IsMember(op_name_list()));
-  c->add_option("--mode", o->mode, "tree (default) or compensated (sum, dot, asum, nrm2)")
+  c->add_option("--mode", o->mode,
+                "tree (default), compensated (sum, dot, asum, nrm2) or exact (sum, dot, asum of float32 and float64)")
       ->check(option_names<detred::mode>());
   c->add_option("--backend", o->backend, "auto (default), cpu or cuda")->check(option_names<detred::backend>());
   c->add_option("--isa", o->isa, "CPU instruction set: auto (default), or one of " + detred::names<detred::isa>())

@@ -224,8 +224,12 @@ report run_report(op o, const operands& in, const std::vector<compute_path>& pat
   const auto modes = modes_of(o, in.type);
   for (const std::optional<detred::mode>& m : modes) {
     std::vector<std::vector<output>> by_path;
+    std::vector<compute_path> used;
     for (const compute_path& p : paths) {
-      by_path.push_back(run_op(o, in, m, p));
+      if (computes(p, m)) {
+        by_path.push_back(run_op(o, in, m, p));
+        used.push_back(p);
+      }
       bar.set(done += in.n);
     }
     r.rows_are_modes = by_path[0].size() == 1 && m.has_value();
@@ -234,7 +238,7 @@ report run_report(op o, const operands& in, const std::vector<compute_path>& pat
       w.mode = m;
       w.output = by_path[0][k].name;
       w.label = r.rows_are_modes ? detred::to_string(*m) : (w.output.empty() ? to_string(o) : w.output);
-      for (std::size_t p = 0; p < paths.size(); ++p) w.runs.push_back({paths[p].label(), by_path[p][k].bits});
+      for (std::size_t p = 0; p < used.size(); ++p) w.runs.push_back({used[p].label(), by_path[p][k].bits});
       inject_fault(w.runs);
       w.equal =
           std::all_of(w.runs.begin(), w.runs.end(), [&](const path_result& p) { return p.bits == w.runs[0].bits; });

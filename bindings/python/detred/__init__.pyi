@@ -8,7 +8,7 @@ __version__: str
 order_version: int
 cuda_built: bool
 
-Mode = Literal["tree", "compensated"]
+Mode = Literal["tree", "compensated", "exact"]
 Axis = None | SupportsIndex | tuple[SupportsIndex, ...]
 # Host arrays (anything numpy.asarray takes, CPU DLPack tensors) or GPU arrays (__cuda_array_interface__, DLPack).
 Array = npt.ArrayLike | Any

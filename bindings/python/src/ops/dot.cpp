@@ -23,9 +23,10 @@ Parameters
 a, b : array_like
     float64, float32, float16 or bfloat16 values; host arrays as for ``detred.sum``, or two C-contiguous GPU arrays
     on one device.
-mode : {"tree", "compensated"}
+mode : {"tree", "compensated", "exact"}
     ``"tree"``: each product rounded, then added in the canonical tree. ``"compensated"``: every product's and
-    every addition's rounding error is carried along (Ogita, Rump and Oishi's Dot2).
+    every addition's rounding error is carried along (Ogita, Rump and Oishi's Dot2). ``"exact"``: the correctly
+    rounded exact dot product (float64 and float32 host arrays, no axis).
 axis : None, int or tuple of ints
     The axes to reduce (None: all).
 threads : int

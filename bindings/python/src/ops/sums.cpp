@@ -24,9 +24,10 @@ a : array_like
     strides), a CPU tensor with ``__dlpack__`` (PyTorch's bfloat16 among them; ml_dtypes' bfloat16 arrays too),
     anything ``numpy.asarray`` accepts, or a C-contiguous GPU array (CuPy, PyTorch CUDA tensors:
     ``__cuda_array_interface__`` or DLPack), reduced on its device.
-mode : {"tree", "compensated"}
+mode : {"tree", "compensated", "exact"}
     ``"tree"``: plain additions, error <= gamma_D * sum|x_i|. ``"compensated"``: an error-free (sum, correction)
-    pair through the same tree, error <= u|S| + (1+u) gamma_D gamma_D' sum|x_i|. Integer sums are exact in both.
+    pair through the same tree, error <= u|S| + (1+u) gamma_D gamma_D' sum|x_i|. ``"exact"``: the correctly rounded
+    exact sum (float64 and float32 host arrays, no axis). Integer sums are exact in every mode.
 axis : None, int or tuple of ints
     The axes to reduce; None reduces all. Each output element is the sum of the elements it reduces taken as one
     contiguous array in C order (``detred.sum(numpy.ascontiguousarray(lane))``).

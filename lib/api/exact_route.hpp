@@ -1,0 +1,56 @@
+// The front door's route for mode::exact: the CPU backend's exact kernels (lib/exact) for float and double; a clear
+// refusal for the element types and the backend that have no exact path yet.
+#pragma once
+
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "detred/number_types.hpp"
+#include "detred/options.hpp"
+#include "detred/order.hpp"
+#include "exact/exact_backend.hpp"
+#include "validate.hpp"
+
+namespace detred::exact_route {
+
+template <class T>
+void check(const options& opt, const char* what) {
+  if constexpr (!std::is_same_v<T, double> && !std::is_same_v<T, float>) {
+    throw error(std::string(what) + ": mode exact is not available for 16-bit floats (float and double only)");
+  }
+  if (opt.backend == backend::cuda) {
+    throw error(std::string(what) + ": mode exact is not available on backend cuda (the CPU backend computes it)");
+  }
+}
+
+inline cpu::run_options how(const options& opt) { return {.threads = opt.threads, .instruction_set = opt.isa}; }
+
+template <class T>
+order::float_value_t<T> sum(std::span<const T> x, const options& opt, const char* what) {
+  check<T>(opt, what);
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    return exact_cpu::sum(x.data(), x.size(), how(opt));
+  } else {
+    return {};
+  }
+}
+
+template <class T>
+order::float_value_t<T> asum(std::span<const T> x, const options& opt, const char* what) {
+  check<T>(opt, what);
+  return exact_cpu::asum(x.data(), x.size(), how(opt));
+}
+
+template <class T>
+order::float_value_t<T> dot(std::span<const T> x, std::span<const T> y, const options& opt, const char* what) {
+  check<T>(opt, what);
+  validate_lengths(x.size(), y.size(), what);
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    return exact_cpu::dot(x.data(), y.data(), x.size(), how(opt));
+  } else {
+    return {};
+  }
+}
+
+}  // namespace detred::exact_route

@@ -1,0 +1,100 @@
+// Exact mode's driver: contiguous ranges over OpenMP threads, one superaccumulator each, merged at the end. The
+// merge is exact, so the split (and the thread count) never shows in the result.
+#include <cstdint>
+
+#include <omp.h>
+
+#include "cpu/isa_selection.hpp"
+#include "exact_backend.hpp"
+#include "exact_kernels.hpp"
+
+namespace detred::exact_cpu {
+namespace {
+
+/// Ranges are cut at multiples of this many elements, so that every thread runs whole kernel blocks.
+constexpr std::uint64_t grain = 1024;
+
+template <class Kernel>
+exact::superaccumulator run(std::uint64_t n, std::uint64_t bytes, const cpu::run_options& how, Kernel kernel) {
+  exact::superaccumulator total = exact::empty_superaccumulator();
+  const std::uint64_t threshold =
+      how.parallel_threshold_bytes == ~std::uint64_t{0} ? parallel_threshold_bytes : how.parallel_threshold_bytes;
+  const int requested = how.threads > 0 ? how.threads : omp_get_max_threads();
+  const std::uint64_t grains = (n + grain - 1) / grain;
+  const int team = requested <= 1 || bytes < threshold || grains < 2
+                       ? 1
+                       : static_cast<int>(grains < static_cast<std::uint64_t>(requested) ? grains : requested);
+  if (team == 1) {
+    kernel(total, 0, n);
+    return total;
+  }
+#pragma omp parallel num_threads(team)
+  {
+    const auto id = static_cast<std::uint64_t>(omp_get_thread_num());
+    const auto size = static_cast<std::uint64_t>(omp_get_num_threads());
+    const std::uint64_t begin = grains * id / size * grain;
+    const std::uint64_t end = id + 1 == size ? n : grains * (id + 1) / size * grain;
+    exact::superaccumulator mine = exact::empty_superaccumulator();
+    kernel(mine, begin, end - begin);
+#pragma omp critical(detred_exact_merge)
+    exact::merge(total, mine);
+  }
+  return total;
+}
+
+template <class T>
+auto sum_kernel(const exact_kernels& k, bool absolute) {
+  if constexpr (sizeof(T) == sizeof(double))
+    return absolute ? k.asum_f64 : k.sum_f64;
+  else
+    return absolute ? k.asum_f32 : k.sum_f32;
+}
+
+template <class T>
+auto dot_kernel(const exact_kernels& k) {
+  if constexpr (sizeof(T) == sizeof(double))
+    return k.dot_f64;
+  else
+    return k.dot_f32;
+}
+
+}  // namespace
+
+template <class T>
+exact::superaccumulator sum_state(const T* x, std::uint64_t n, bool absolute, const cpu::run_options& how) {
+  const auto f = sum_kernel<T>(kernels_for(cpu::resolve(how.instruction_set)), absolute);
+  return run(n, n * sizeof(T), how,
+             [&](exact::superaccumulator& acc, std::uint64_t begin, std::uint64_t count) { f(acc, x + begin, count); });
+}
+
+template <class T>
+exact::superaccumulator dot_state(const T* x, const T* y, std::uint64_t n, const cpu::run_options& how) {
+  const auto f = dot_kernel<T>(kernels_for(cpu::resolve(how.instruction_set)));
+  return run(n, 2 * n * sizeof(T), how, [&](exact::superaccumulator& acc, std::uint64_t begin, std::uint64_t count) {
+    f(acc, x + begin, y + begin, count);
+  });
+}
+
+template exact::superaccumulator sum_state(const double*, std::uint64_t, bool, const cpu::run_options&);
+template exact::superaccumulator sum_state(const float*, std::uint64_t, bool, const cpu::run_options&);
+template exact::superaccumulator dot_state(const double*, const double*, std::uint64_t, const cpu::run_options&);
+template exact::superaccumulator dot_state(const float*, const float*, std::uint64_t, const cpu::run_options&);
+
+const exact_kernels& kernels_for(isa resolved) {
+  switch (resolved) {
+#if DETRED_HAVE_X86_KERNELS
+    case isa::avx512:
+      return avx512_kernels;
+    case isa::avx2:
+      return avx2_kernels;
+#endif
+#if DETRED_HAVE_NEON_KERNELS
+    case isa::neon:
+      return neon_kernels;
+#endif
+    default:
+      return baseline_kernels;
+  }
+}
+
+}  // namespace detred::exact_cpu

@@ -1,0 +1,299 @@
+// Exact mode against the MPFR oracle: the correctly rounded sum, |x| sum and dot product, bit for bit, on every
+// instruction set and thread count, for every class of adversarial input, sizes around the kernel's block and vector
+// boundaries, misaligned pointers and permutations of the input.
+#include <algorithm>
+#include <cfloat>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "../paths.hpp"
+#include "../test_data.hpp"
+#include "detred/detred.hpp"
+#include "exact/exact_backend.hpp"
+#include "exact_products.hpp"
+#include "oracle.hpp"
+
+namespace detred::testing {
+namespace {
+
+enum class op { sum, asum, dot };
+
+const char* name(op o) { return o == op::sum ? "sum" : o == op::asum ? "asum" : "dot"; }
+
+template <class T>
+T oracle(op o, std::span<const T> x, std::span<const T> y) {
+  if (o == op::sum) return verify::correctly_rounded<T>(verify::exact_sum(x));
+  if (o == op::asum) return verify::correctly_rounded<T>(verify::exact_asum(x));
+  return verify::correctly_rounded<T>(verify::exact_dot(x, y));
+}
+
+template <class T>
+T through_api(op o, std::span<const T> x, std::span<const T> y, const options& opt) {
+  if (o == op::sum) return detred::sum(x, opt);
+  if (o == op::asum) return detred::asum(x, opt);
+  return detred::dot(x, y, opt);
+}
+
+template <class T>
+exact::superaccumulator state_of(op o, std::span<const T> x, std::span<const T> y, const cpu::run_options& how) {
+  if (o == op::dot) return exact_cpu::dot_state(x.data(), y.data(), x.size(), how);
+  return exact_cpu::sum_state(x.data(), x.size(), o == op::asum, how);
+}
+
+/// Thread counts of the exact tests: fewer than the order's tests (the split cannot matter to an exact state, and
+/// the merge test below covers arbitrary splits).
+const std::vector<int> exact_threads = {1, 2, 3, 7};
+
+/// Requires the oracle's correctly rounded bits from the public API and from the driver with every input split
+/// among the threads, on every instruction set.
+template <class T>
+void expect_exact(op o, std::span<const T> x, std::span<const T> y, const std::string& what) {
+  const T expected = oracle(o, x, y);
+  for (isa i : supported_isas()) {
+    for (int t : exact_threads) {
+      const T api = through_api(o, x, y, {.mode = mode::exact, .threads = t, .isa = i});
+      ASSERT_EQ(bits(api), bits(expected)) << name(o) << " " << what << " isa=" << to_string(i) << " threads=" << t
+                                           << " n=" << x.size() << " got " << api << " expected " << expected;
+      const T split =
+          exact::round_to<T>(state_of(o, x, y, {.threads = t, .instruction_set = i, .parallel_threshold_bytes = 0}));
+      ASSERT_EQ(bits(split), bits(expected))
+          << name(o) << " " << what << " (split) isa=" << to_string(i) << " threads=" << t << " n=" << x.size();
+    }
+  }
+}
+
+/// Sizes around the kernel's boundaries: vectors of 2 to 8 doubles (16 floats), 4 accumulators, blocks of 1024.
+std::vector<std::uint64_t> sizes() {
+  return {0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 63, 64, 65, 1023, 1024, 1025, 2047, 2048, 2049, 3 * 1024 + 517, 9000};
+}
+
+template <class T>
+void every_class(op o) {
+  std::uint64_t seed = 100;
+  for (values v : all_value_classes()) {
+    for (std::uint64_t n : sizes()) {
+      // One more element than needed, so that the arrays can also start one element past an aligned address.
+      const std::vector<T> x = generate<T>(v, n + 1, ++seed);
+      const std::vector<T> y = generate<T>(v == values::overflowing ? values::uniform : v, n + 1, ++seed);
+      expect_exact<T>(o, std::span<const T>(x).first(n), std::span<const T>(y).first(n), name(v));
+      expect_exact<T>(o, std::span<const T>(x).subspan(1), std::span<const T>(y).subspan(1), name(v) + " misaligned");
+    }
+  }
+}
+
+TEST(ExactSum, EveryClassDouble) { every_class<double>(op::sum); }
+TEST(ExactSum, EveryClassFloat) { every_class<float>(op::sum); }
+TEST(ExactAsum, EveryClassDouble) { every_class<double>(op::asum); }
+TEST(ExactAsum, EveryClassFloat) { every_class<float>(op::asum); }
+TEST(ExactDot, EveryClassDouble) { every_class<double>(op::dot); }
+TEST(ExactDot, EveryClassFloat) { every_class<float>(op::dot); }
+
+template <class T>
+std::span<const T> view(const std::vector<T>& v) {
+  return std::span<const T>(v);
+}
+
+TEST(ExactSum, NoIntermediateOverflow) {
+  const double big = 0.75 * DBL_MAX;
+  const std::vector<double> x = {big, -big, big, -big, big};
+  EXPECT_EQ(bits(detred::sum(view(x), {.mode = mode::exact})), bits(big));
+  // The same cancellation spread over blocks and threads, with a small term left over.
+  std::vector<double> y(5001, 0.0);
+  for (std::size_t i = 0; i + 1 < y.size(); i += 2) {
+    y[i] = big;
+    y[i + 1] = -big;
+  }
+  y.back() = 1e-300;
+  expect_exact<double>(op::sum, view(y), {}, "cancelling maxima");
+  EXPECT_EQ(bits(detred::sum(view(y), {.mode = mode::exact})), bits(1e-300));
+}
+
+double exact_sum_of(const std::vector<double>& x) { return detred::sum(view(x), {.mode = mode::exact}); }
+
+TEST(ExactSum, ZerosAndSpecials) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> empty;
+  EXPECT_EQ(bits(detred::sum(view(empty), {.mode = mode::exact})), bits(-0.0));
+  EXPECT_EQ(bits(exact_sum_of(std::vector<double>(3000, -0.0))), bits(-0.0));
+  EXPECT_EQ(bits(exact_sum_of(std::vector<double>{-0.0, 0.0})), bits(0.0));
+  EXPECT_EQ(bits(exact_sum_of(std::vector<double>{1.0, -1.0})), bits(0.0));
+  EXPECT_EQ(bits(exact_sum_of(std::vector<double>{inf, 1.0})), bits(inf));
+  const double both = exact_sum_of(std::vector<double>{inf, -inf});
+  EXPECT_EQ(bits(both), bits(std::numeric_limits<double>::quiet_NaN()));
+  // Overflow of the exact sum itself gives Inf, as the correctly rounded value does.
+  EXPECT_EQ(bits(exact_sum_of(std::vector<double>{DBL_MAX, DBL_MAX})), bits(inf));
+  // A tie rounds to even, and any bit below the tie breaks it.
+  const double tie = exact_sum_of(std::vector<double>{1.0, 0x1p-53});
+  EXPECT_EQ(bits(tie), bits(1.0));
+  const double past = exact_sum_of(std::vector<double>{1.0, 0x1p-53, 0x1p-1000});
+  EXPECT_EQ(bits(past), bits(1.0 + 0x1p-52));
+}
+
+TEST(ExactDot, ProductsBeyondDoubleAndBelowIt) {
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  // Products that overflow double, cancelling; products below the subnormal range, adding up to a subnormal;
+  // products of subnormals whose TwoProduct error would not be exact.
+  std::vector<std::pair<std::vector<double>, std::vector<double>>> cases = {
+      {{1e300, 1e300, 3.0}, {1e300, -1e300, 0.5}},
+      {{0x1p-600, 0x1p-600, 0x1p-600}, {0x1p-500, 0x1p-500, 0x1p-474}},
+      {{tiny, 3 * tiny, 0x1p-1000}, {0.75, 0.5, 0x1p-60}},
+      {{0x1.0000000000001p-520, 1e-300}, {0x1.0000000000001p-520, -1e-300}},
+  };
+  for (const auto& [x, y] : cases) expect_exact<double>(op::dot, view(x), view(y), "wide products");
+  // The same in blocks large enough for the vector path, with one difficult product somewhere in each.
+  rng r(3);
+  std::vector<double> x(4100), y(4100);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] = r.unit<double>() - 0.5;
+    y[i] = r.unit<double>() - 0.5;
+  }
+  x[5] = 0x1.0000000000001p-520;
+  y[5] = 0x1.0000000000001p-520;
+  x[1500] = 1e300;
+  y[1500] = 1e300;
+  x[1501] = 1e300;
+  y[1501] = -1e300;
+  x[3000] = tiny;
+  y[3000] = 0.75;
+  expect_exact<double>(op::dot, view(x), view(y), "difficult products in blocks");
+  // Only -0.0 products (and none) give -0.0.
+  const std::vector<double> zeros(40, 0.0), negative_zeros(40, -0.0);
+  EXPECT_EQ(bits(detred::dot(view(zeros), view(negative_zeros), {.mode = mode::exact})), bits(-0.0));
+  EXPECT_EQ(bits(detred::dot(view(zeros), view(zeros), {.mode = mode::exact})), bits(0.0));
+}
+
+/// Permutations: the exact sum cannot depend on the order of its terms.
+template <class T>
+void permutations(op o) {
+  for (values v : {values::uniform, values::dynamic_range, values::ill_conditioned, values::subnormal}) {
+    std::vector<T> x = generate<T>(v, 5000, 11), y = generate<T>(values::uniform, 5000, 12);
+    const T expected = oracle<T>(o, view(x), view(y));
+    rng r(5);
+    for (int round = 0; round < 4; ++round) {
+      if (round == 0) {
+        std::reverse(x.begin(), x.end());
+        std::reverse(y.begin(), y.end());
+      } else if (round == 1) {
+        std::vector<std::size_t> idx(x.size());
+        for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+        std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+        std::vector<T> xs(x.size()), ys(y.size());
+        for (std::size_t i = 0; i < idx.size(); ++i) {
+          xs[i] = x[idx[i]];
+          ys[i] = y[idx[i]];
+        }
+        x = xs;
+        y = ys;
+      } else {
+        for (std::size_t i = x.size() - 1; i > 0; --i) {  // Fisher-Yates with the portable generator
+          const std::size_t j = r.below(i + 1);
+          std::swap(x[i], x[j]);
+          std::swap(y[i], y[j]);
+        }
+      }
+      for (int t : {1, 2}) {
+        const T got = through_api<T>(o, view(x), view(y), {.mode = mode::exact, .threads = t});
+        EXPECT_EQ(bits(got), bits(expected)) << name(o) << " " << name(v) << " permutation " << round;
+      }
+    }
+  }
+}
+
+TEST(ExactSum, PermutationsDouble) { permutations<double>(op::sum); }
+TEST(ExactSum, PermutationsFloat) { permutations<float>(op::sum); }
+TEST(ExactDot, PermutationsDouble) { permutations<double>(op::dot); }
+
+/// States of pieces split at random points merge, in any order, into the state of the whole, bit for bit.
+TEST(ExactState, MergeOfRandomSplits) {
+  rng r(9);
+  const std::vector<double> x = generate<double>(values::dynamic_range, 20000, 21);
+  const std::vector<double> y = generate<double>(values::ill_conditioned, 20000, 22);
+  for (op o : {op::sum, op::dot}) {
+    exact::superaccumulator whole = state_of<double>(o, view(x), view(y), {.threads = 1});
+    exact::normalize(whole);
+    for (int round = 0; round < 6; ++round) {
+      std::vector<std::uint64_t> cuts = {0, x.size()};
+      for (int k = 0; k < 5; ++k) cuts.push_back(r.below(x.size() + 1));
+      std::sort(cuts.begin(), cuts.end());
+      std::vector<exact::superaccumulator> parts;
+      for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+        const auto px = view(x).subspan(cuts[k], cuts[k + 1] - cuts[k]);
+        const auto py = view(y).subspan(cuts[k], cuts[k + 1] - cuts[k]);
+        parts.push_back(state_of<double>(o, px, py, {.threads = 1}));
+      }
+      for (std::size_t i = parts.size() - 1; i > 0; --i) std::swap(parts[i], parts[r.below(i + 1)]);
+      exact::superaccumulator merged = exact::empty_superaccumulator();
+      for (const auto& p : parts) exact::merge(merged, p);
+      EXPECT_EQ(std::memcmp(&merged, &whole, sizeof merged), 0) << name(o) << " round " << round;
+      EXPECT_EQ(bits(exact::round_to<double>(merged)), bits(oracle<double>(o, view(x), view(y))));
+    }
+  }
+}
+
+/// The words' range: 2^64 copies of a product near 2^2000 (64 doublings by merge) and as many of its negation
+/// cancel exactly around a small term; and the carry pass that runs every 2^26 adds loses nothing.
+TEST(ExactState, CapacityAndCarries) {
+  exact::superaccumulator up = exact::empty_superaccumulator(), down = exact::empty_superaccumulator();
+  exact::add_product(up, 0x1.8p1000, 0x1p1000);
+  exact::add_product(down, -0x1.8p1000, 0x1p1000);
+  for (int k = 0; k < 64; ++k) {
+    exact::merge(up, up);
+    exact::merge(down, down);
+  }
+  EXPECT_EQ(bits(exact::round_to<double>(up)), bits(std::numeric_limits<double>::infinity()));
+  exact::merge(up, down);
+  exact::add(up, 3.0);
+  EXPECT_EQ(bits(exact::round_to<double>(up)), bits(3.0));
+
+  exact::superaccumulator a = exact::empty_superaccumulator();
+  a.pending = exact::superaccumulator::normalize_every - 3;  // the carry pass falls among the next adds
+  for (int k = 0; k < 8; ++k) exact::add(a, k % 2 == 0 ? 0x1.fffffffffffffp1020 : -0x1p-1074);
+  exact::add(a, -4 * 0x1.fffffffffffffp1020);
+  EXPECT_EQ(bits(exact::round_to<double>(a)), bits(-4 * 0x1p-1074));
+  EXPECT_LT(a.pending, 8U);
+}
+
+TEST(ExactMode, RefusedWhereNotAvailable) {
+  const std::vector<double> x(10, 1.0);
+  const std::vector<double> offsets = {};
+  const auto message = [](auto&& call) -> std::string {
+    try {
+      call();
+    } catch (const error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const options exact{.mode = mode::exact};
+  const std::string nrm2 = message([&] { detred::nrm2(view(x), exact); });
+  EXPECT_NE(nrm2.find("detred::nrm2"), std::string::npos) << nrm2;
+  EXPECT_NE(nrm2.find("exact"), std::string::npos) << nrm2;
+  const std::string stats = message([&] { detred::stats(view(x), exact); });
+  EXPECT_NE(stats.find("detred::stats"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("exact"), std::string::npos) << stats;
+  std::vector<double> results(1);
+  const std::vector<std::uint64_t> seg = {0, 10};
+  const std::string batched =
+      message([&] { detred::sum(view(x), detred::segments{seg}, std::span<double>(results), exact); });
+  EXPECT_NE(batched.find("detred::sum"), std::string::npos) << batched;
+  EXPECT_NE(batched.find("exact"), std::string::npos) << batched;
+  const std::string cuda = message([&] { detred::sum(view(x), {.mode = mode::exact, .backend = backend::cuda}); });
+  EXPECT_NE(cuda.find("cuda"), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("exact"), std::string::npos) << cuda;
+  const std::vector<float16> h(4);
+  const std::string half = message([&] { detred::sum(std::span<const float16>(h), exact); });
+  EXPECT_NE(half.find("exact"), std::string::npos) << half;
+  EXPECT_NE(message([&] { detred::bound<double>(bounded_op::nrm2, 10, mode::exact); }).find("nrm2"), std::string::npos);
+  EXPECT_EQ(detred::bound<double>(100, mode::exact).abs_sum_factor, 0.0);
+  EXPECT_EQ(*parse<mode>("exact"), mode::exact);
+  EXPECT_STREQ(to_string(mode::exact), "exact");
+}
+
+}  // namespace
+}  // namespace detred::testing
