@@ -8,6 +8,7 @@
 #include "api/operators.hpp"
 #include "api/validate.hpp"
 #include "detred/partial.hpp"
+#include "exact_state.hpp"
 #include "state.hpp"
 
 namespace detred {
@@ -47,6 +48,21 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const opti
                 " is not available (stats has tree mode only)");
   }
   if (!has_mode(op)) m = mode::tree;
+  if (m == mode::exact) {
+    // Exact mode's state is a superaccumulator: the order of the terms does not matter (exact_state.hpp).
+    if constexpr (is_float<T>) {
+      if (op == operation::sum || op == operation::asum || op == operation::dot) {
+        auto s = std::make_unique<partial::exact_state<T>>();
+        s->op = op;
+        s->mode = m;
+        s->type = t;
+        s->how = {.threads = opt.threads, .instruction_set = opt.isa};
+        return s;
+      }
+    }
+    throw error(std::string("partial_state: ") + to_string(op) + " of " + to_string(t) +
+                " elements has no exact mode (exact mode: sum, asum and dot of float64 and float32)");
+  }
   if (m != mode::tree && m != mode::compensated) {
     throw error(std::string("partial_state: ") + to_string(op) + " has no partial state in " + to_string(m) +
                 " mode (tree and compensated have one)");
@@ -332,12 +348,16 @@ partial_state partial_state::deserialize(std::span<const std::byte> bytes) {
   in.get<std::uint8_t>("header");
   if (op > static_cast<std::uint8_t>(operation::stats))
     throw error("partial state: corrupt: operation code " + std::to_string(op));
-  if (m_code > static_cast<std::uint8_t>(mode::compensated))
+  if (m_code > static_cast<std::uint8_t>(mode::exact))
     throw error("partial state: corrupt: mode code " + std::to_string(m_code));
   if (type > static_cast<std::uint8_t>(element_type::uint64))
     throw error("partial state: corrupt: element type " + std::to_string(type));
   std::unique_ptr<impl> s = make_state(static_cast<detred::operation>(op), static_cast<detred::mode>(m_code),
                                        static_cast<detred::element_type>(type), options{});
+  if (static_cast<std::uint8_t>(s->mode) != m_code) {
+    throw error(std::string("partial state: corrupt: mode code ") + std::to_string(m_code) + " for " +
+                to_string(s->op) + ", which has no modes");
+  }
   const auto element_bytes = in.get<std::uint32_t>("header");
   const auto node_bytes = in.get<std::uint32_t>("header");
   if (element_bytes != s->element_bytes() || node_bytes != s->node_bytes()) {
