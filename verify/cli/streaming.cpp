@@ -249,11 +249,13 @@ stream_outcome run_stream(stream_set& set, const std::vector<stream_job>& jobs, 
         [&](auto xs) {
           using T = typename decltype(xs)::value_type;
           for (std::size_t k = 0; k < states.size(); ++k) {
-            if (jobs[k].o == op::dot) {
-              states[k].append(xs, std::get<std::span<const T>>(*cy));
-            } else {
-              states[k].append(xs);
+            if constexpr (!std::is_integral_v<T>) {  // dot reads floats only (open_stream_sets checks)
+              if (jobs[k].o == op::dot) {
+                states[k].append(xs, std::get<std::span<const T>>(*cy));
+                continue;
+              }
             }
+            states[k].append(xs);
           }
         },
         cx);
