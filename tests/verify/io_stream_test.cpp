@@ -203,6 +203,10 @@ TEST(ElementStream, BadInputGivesTheSameErrors) {
   expect_same_error(write_file("bad-fields.csv", "1,2\n3,4\n5\n"), {.column = "1"});
   expect_same_error(write_file("bad.safetensors", safetensors_bytes({{"a", {{"dtype", "F64"}}}}, "")) + ":a");
   expect_same_error(write_file("empty.npy", ""));
+  // A shape whose element count overflows (chunks never written: the file is small).
+  const std::string overflow = write_hdf5("s-overflow.h5", "x", {hsize_t{1} << 40, hsize_t{1} << 30},
+                                          std::vector<double>{}, {.chunks = {1, 1}, .fill = 0.5});
+  expect_same_error(overflow + ":x");
 }
 
 }  // namespace
