@@ -2,7 +2,9 @@
 #include "streaming.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
+#include <future>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -84,10 +86,73 @@ std::uint64_t physical_memory() {
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
+// Reads the next chunk on a second thread while the current one is reduced, so that reading (I/O, decompression,
+// parsing, the SHA-256) and the reductions overlap. The stream reuses its buffers, so each chunk is copied into one of
+// two buffers owned here: the caller holds one while the reading thread fills the other.
+class read_ahead {
+ public:
+  explicit read_ahead(element_stream& s) : stream_(s) { start(); }
+  ~read_ahead() {
+    if (pending_.valid()) pending_.wait();
+  }
+  read_ahead(const read_ahead&) = delete;
+  read_ahead& operator=(const read_ahead&) = delete;
+
+  element_stream& stream() { return stream_; }
+  // The stream's bytes read when the last chunk was taken (the stream itself belongs to the reading thread).
+  std::uint64_t bytes_read() const { return bytes_read_; }
+
+  // The next chunk, valid until the next call; an empty chunk at the end. Rethrows the reading thread's errors.
+  element_chunk next() {
+    if (!pending_.valid()) return {};
+    element_chunk c = pending_.get();
+    if (c.size() == 0) return c;
+    held_ = 1 - held_;
+    start();
+    return c;
+  }
+
+ private:
+  struct buffer {
+    std::vector<std::byte> x, y;
+  };
+
+  void start() {
+    pending_ = std::async(std::launch::async, [this, slot = 1 - held_] {
+      element_chunk c = stream_.next();
+      bytes_read_ = stream_.bytes_read();
+      return copy(c, buffers_[static_cast<std::size_t>(slot)]);
+    });
+  }
+
+  static element_chunk copy(const element_chunk& c, buffer& into) {
+    auto copied = [](const dataset::values_type& v, std::vector<std::byte>& storage) {
+      return std::visit(
+          [&](auto s) {
+            using T = typename decltype(s)::value_type;
+            const auto bytes = std::as_bytes(s);
+            storage.assign(bytes.begin(), bytes.end());  // operator new's storage: aligned for every element type
+            return dataset::values_type(std::span<const T>(reinterpret_cast<const T*>(storage.data()), s.size()));
+          },
+          v);
+    };
+    element_chunk out;
+    out.x = copied(c.x, into.x);
+    if (c.y) out.y = copied(*c.y, into.y);
+    return out;
+  }
+
+  element_stream& stream_;
+  std::array<buffer, 2> buffers_;
+  int held_ = 0;  // the buffer the caller holds; the reading thread fills the other
+  std::future<element_chunk> pending_;
+  std::uint64_t bytes_read_ = 0;
+};
+
 // Two streams read in lockstep (dot's x and y as two inputs): each step takes what both chunks still hold.
 class lockstep {
  public:
-  lockstep(element_stream& x, element_stream& y) : x_(x), y_(y) {}
+  lockstep(read_ahead& x, read_ahead& y) : x_(x), y_(y) {}
 
   // The next equal-length pieces; false at the end. Throws input_error when one input ends before the other.
   bool next(dataset::values_type& x, dataset::values_type& y) {
@@ -126,13 +191,13 @@ class lockstep {
     }
     while (y_.next().size() > 0) {
     }
-    throw input_error(y_.info().path(), "holds " + std::to_string(y_.count()) + " elements, its x (" +
-                                            x_.info().path() + ") " + std::to_string(x_.count()) +
-                                            ": dot needs equal lengths");
+    const element_stream &x = x_.stream(), &y = y_.stream();
+    throw input_error(y.info().path(), "holds " + std::to_string(y.count()) + " elements, its x (" + x.info().path() +
+                                           ") " + std::to_string(x.count()) + ": dot needs equal lengths");
   }
 
-  element_stream& x_;
-  element_stream& y_;
+  read_ahead& x_;
+  read_ahead& y_;
   element_chunk cx_, cy_;
   std::uint64_t xo_ = 0, yo_ = 0;
 };
@@ -244,6 +309,9 @@ stream_outcome run_stream(stream_set& set, const std::vector<stream_job>& jobs, 
 
   const std::uint64_t total = x.data_bytes() + (set.y ? set.y->data_bytes() : 0);
   progress_bar bar(progress_label, total);
+  read_ahead x_reader(x);
+  std::optional<read_ahead> y_reader;
+  if (set.y) y_reader.emplace(*set.y);
   auto feed = [&](const dataset::values_type& cx, const std::optional<dataset::values_type>& cy) {
     std::visit(
         [&](auto xs) {
@@ -260,14 +328,14 @@ stream_outcome run_stream(stream_set& set, const std::vector<stream_job>& jobs, 
         },
         cx);
     if (out.oracle) out.oracle->add(cx, cy);
-    bar.set(x.bytes_read() + (set.y ? set.y->bytes_read() : 0));
+    bar.set(x_reader.bytes_read() + (y_reader ? y_reader->bytes_read() : 0));
   };
-  if (set.y) {
-    lockstep both(x, *set.y);
+  if (y_reader) {
+    lockstep both(x_reader, *y_reader);
     dataset::values_type cx, cy;
     while (both.next(cx, cy)) feed(cx, cy);
   } else {
-    for (element_chunk c = x.next(); c.size() > 0; c = x.next()) feed(c.x, c.y);
+    for (element_chunk c = x_reader.next(); c.size() > 0; c = x_reader.next()) feed(c.x, c.y);
   }
 
   out.in.n = x.count();

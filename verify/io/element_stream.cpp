@@ -286,6 +286,8 @@ class variable_source final : public element_stream::source {
     while (k_ < reader_->block_count()) {
       const std::uint64_t first = k_ * block, size = std::min(block, n_ - first);
       values_.resize(static_cast<std::size_t>(size));
+      // This may be another thread than the one that opened the file (read ahead): HDF5's printing is per thread.
+      silence_hdf5_errors();
       reader_->read_block(k_, std::as_writable_bytes(std::span<T>(values_)));
       ++k_;
       bytes_read += size * sizeof(T);
