@@ -21,6 +21,7 @@
 #include "detred/version.hpp"
 #include "exit_status.hpp"
 #include "input_error.hpp"
+#include "openmp_wait.hpp"
 #include "operations.hpp"
 #include "sha256.hpp"
 #include "streaming.hpp"
@@ -107,6 +108,8 @@ int run(const check_options& o) {
   } catch (const usage_error& e) {
     throw input_error(o.golden, std::string("malformed golden file: ") + e.what());
   }
+  // A restart for streaming (openmp_wait.hpp) must come before the first line printed.
+  if (o.stream.stream) prefer_passive_openmp_wait();
   if (recorded_order != detred::order_version && !o.json) {
     std::printf(
         "%s: recorded with order version %d, this library has order version %d: results are expected to "
@@ -159,7 +162,7 @@ int run(const check_options& o) {
             std::get<1>(key).empty() ? std::nullopt : std::optional(parse_mode(std::get<1>(key)));
         jobs.push_back({*parse_op(std::get<0>(key)), m, paths[0]});
       }
-      out = run_stream(streams[0], jobs, std::nullopt, "check " + names[0]);
+      out = run_stream(streams[0], jobs, std::nullopt, "check " + names[0], true);
       for (std::size_t k = 0; k < keys.size(); ++k) computed[keys[k]] = out->results[k];
       now_sha.push_back(out->x_sha256);
       if (names.size() == 2) now_sha.push_back(out->y_sha256);

@@ -82,7 +82,7 @@ int run(const record_options& o) {
       const auto modes = modes_of(operation, set.x->info().type());
       std::vector<stream_job> jobs;
       for (const std::optional<detred::mode>& m : modes) jobs.push_back({operation, m, path});
-      const stream_outcome out = run_stream(set, jobs, std::nullopt, "record " + set.x->info().path());
+      const stream_outcome out = run_stream(set, jobs, std::nullopt, "record " + set.x->info().path(), true);
       add_entry(out.in, modes, out.results, out.x_sha256, out.y_sha256);
       ++recorded;
     }

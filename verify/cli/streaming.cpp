@@ -15,6 +15,7 @@
 
 #include "detred/partial.hpp"
 #include "input_error.hpp"
+#include "openmp_wait.hpp"
 #include "progress.hpp"
 
 namespace detred::verify::cli {
@@ -239,11 +240,15 @@ void add_stream_options(CLI::App& command, stream_options& options) {
 }
 
 bool should_stream(const stream_options& options, const std::vector<std::string>& inputs, const read_options& read) {
-  if (options.stream) return true;
-  const std::uint64_t budget = memory_budget();
-  return std::any_of(inputs.begin(), inputs.end(), [&](const std::string& input) {
-    return element_stream(input, read, options.chunk_bytes).data_bytes() > budget;
-  });
+  bool stream = options.stream;
+  if (!stream) {
+    const std::uint64_t budget = memory_budget();
+    stream = std::any_of(inputs.begin(), inputs.end(), [&](const std::string& input) {
+      return element_stream(input, read, options.chunk_bytes).data_bytes() > budget;
+    });
+  }
+  if (stream) prefer_passive_openmp_wait();
+  return stream;
 }
 
 std::vector<stream_set> open_stream_sets(op o, const std::vector<std::string>& inputs, const read_options& read,
@@ -281,8 +286,12 @@ std::vector<stream_set> open_stream_sets(op o, const std::vector<std::string>& i
 }
 
 stream_outcome run_stream(stream_set& set, const std::vector<stream_job>& jobs, std::optional<op> oracle_op,
-                          const std::string& progress_label) {
+                          const std::string& progress_label, bool digest) {
   element_stream& x = *set.x;
+  if (!digest) {
+    x.skip_digest();
+    if (set.y) set.y->skip_digest();
+  }
   const bool pair_in_x = !set.y && !jobs.empty() && jobs[0].o == op::dot;
   if (pair_in_x) x.read_pairs();
   stream_outcome out;
@@ -352,8 +361,10 @@ stream_outcome run_stream(stream_set& set, const std::vector<stream_job>& jobs, 
       },
       out.in.x);
   if (out.oracle) out.oracle->finish();
-  out.x_sha256 = x.sha256_hex();
-  if (set.y) out.y_sha256 = set.y->sha256_hex();
+  if (digest) {
+    out.x_sha256 = x.sha256_hex();
+    if (set.y) out.y_sha256 = set.y->sha256_hex();
+  }
   return out;
 }
 

@@ -59,10 +59,11 @@ struct stream_outcome {
   std::string x_sha256, y_sha256;
 };
 
-/// Reads the set once: every job's result, the oracle of `oracle_op` when given, the SHA-256 of each input.
+/// Reads the set once: every job's result, the oracle of `oracle_op` when given, the SHA-256 of each input when
+/// `digest` (record, check).
 /// Throws input_error for bad input found while reading (the stream's own errors; x and y of different lengths; an
 /// empty input for a selection).
 stream_outcome run_stream(stream_set& set, const std::vector<stream_job>& jobs, std::optional<op> oracle_op,
-                          const std::string& progress_label);
+                          const std::string& progress_label, bool digest = false);
 
 }  // namespace detred::verify::cli

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string_view>
 #include <utility>
 #include <variant>
@@ -40,6 +41,7 @@ class element_stream::source {
   virtual element_chunk next() = 0;
 
   bool pairs = false;
+  bool hashing = true;  // off for commands that need no SHA-256: it costs about as much as a reduction
   std::uint64_t bytes_read = 0;
   std::uint64_t count = 0;
   std::uint64_t missing = 0;
@@ -127,7 +129,8 @@ class binary_source final : public element_stream::source {
         big_endian_(big_endian),
         chunk_bytes_(std::max<std::uint64_t>(chunk_bytes, 1)) {
     // A whole file's digest covers its header too.
-    if (digest_prefix && begin > 0) digest.update(file_->head(begin));
+    if (digest_prefix && begin > 0)
+      if (hashing) digest.update(file_->head(begin));
   }
 
   std::optional<std::uint64_t> known_size() const override { return length_ / item_size(stored_) / (pairs ? 2 : 1); }
@@ -141,7 +144,7 @@ class binary_source final : public element_stream::source {
       const std::uint64_t want = std::min(chunk_bytes_, length_ - consumed_);
       raw_.resize(static_cast<std::size_t>(carry_ + want));
       file_->read(begin_ + consumed_, raw_.data() + carry_, want);
-      digest.update(std::span<const std::byte>(raw_.data() + carry_, static_cast<std::size_t>(want)));
+      if (hashing) digest.update(std::span<const std::byte>(raw_.data() + carry_, static_cast<std::size_t>(want)));
       consumed_ += want;
       bytes_read = consumed_;
       const std::uint64_t total = carry_ + want, whole = total / unit * unit;
@@ -229,7 +232,7 @@ class text_source final : public element_stream::source {
       const std::uint64_t want = std::min(chunk_bytes_, file_->size() - bytes_read);
       buffer_.resize(static_cast<std::size_t>(want));
       file_->read(bytes_read, buffer_.data(), want);
-      digest.update(buffer_);
+      if (hashing) digest.update(buffer_);
       bytes_read += want;
       std::string_view data(reinterpret_cast<const char*>(buffer_.data()), buffer_.size());
       for (std::size_t newline = data.find('\n'); newline != std::string_view::npos; newline = data.find('\n')) {
@@ -293,7 +296,7 @@ class variable_source final : public element_stream::source {
       bytes_read += size * sizeof(T);
       missing += count_missing(values_, missing_values_, skip_);
       if (values_.empty()) continue;
-      digest.update(little_endian(std::span<const T>(values_), scratch_));
+      if (hashing) digest.update(little_endian(std::span<const T>(values_), scratch_));
       count += values_.size();
       return {std::span<const T>(values_), std::nullopt};
     }
@@ -428,6 +431,8 @@ std::uint64_t element_stream::data_bytes() const { return source_->data_bytes();
 std::uint64_t element_stream::bytes_read() const { return source_->bytes_read; }
 std::uint64_t element_stream::count() const { return source_->count; }
 
+void element_stream::skip_digest() { source_->hashing = false; }
+
 void element_stream::read_pairs() {
   if (info_.format_ == file_format::npy && info_.holds_pair()) source_->pairs = true;
 }
@@ -444,6 +449,9 @@ element_chunk element_stream::next() {
   return c;
 }
 
-std::string element_stream::sha256_hex() { return source_->digest.hex(); }
+std::string element_stream::sha256_hex() {
+  if (!source_->hashing) throw std::logic_error("element_stream::sha256_hex after skip_digest");
+  return source_->digest.hex();
+}
 
 }  // namespace detred::verify

@@ -60,6 +60,8 @@ class element_stream {
   element_chunk next();
   /// The elements delivered so far (after --skip-missing; pairs for read_pairs).
   std::uint64_t count() const;
+  /// No SHA-256 (reduce and verify need none; it costs about as much as a reduction). Call before the first next().
+  void skip_digest();
   /// After the end: the SHA-256 of the bytes a golden file records (dataset::digest_bytes).
   std::string sha256_hex();
 
