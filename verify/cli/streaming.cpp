@@ -106,7 +106,8 @@ class read_ahead {
   // The next chunk, valid until the next call; an empty chunk at the end. Rethrows the reading thread's errors.
   element_chunk next() {
     if (!pending_.valid()) return {};
-    element_chunk c = pending_.get();
+    auto [c, bytes] = pending_.get();
+    bytes_read_ = bytes;
     if (c.size() == 0) return c;
     held_ = 1 - held_;
     start();
@@ -120,9 +121,8 @@ class read_ahead {
 
   void start() {
     pending_ = std::async(std::launch::async, [this, slot = 1 - held_] {
-      element_chunk c = stream_.next();
-      bytes_read_ = stream_.bytes_read();
-      return copy(c, buffers_[static_cast<std::size_t>(slot)]);
+      const element_chunk c = stream_.next();
+      return std::pair(copy(c, buffers_[static_cast<std::size_t>(slot)]), stream_.bytes_read());
     });
   }
 
@@ -146,7 +146,7 @@ class read_ahead {
   element_stream& stream_;
   std::array<buffer, 2> buffers_;
   int held_ = 0;  // the buffer the caller holds; the reading thread fills the other
-  std::future<element_chunk> pending_;
+  std::future<std::pair<element_chunk, std::uint64_t>> pending_;  // a chunk and the bytes read up to its end
   std::uint64_t bytes_read_ = 0;
 };
 
