@@ -188,7 +188,9 @@ TEST(ToolStream, InputsAboveTheBudgetStreamInBoundedMemory) {
   ::getrusage(RUSAGE_CHILDREN, &children);
   // Mapped, the file alone would add 32 MiB of resident pages; streamed, the tool stays near its own size. (Not under
   // AddressSanitizer, whose shadow memory and quarantine make resident sizes meaningless.)
-  if (!address_sanitized) EXPECT_LT(children.ru_maxrss, 28 * 1024) << "peak resident KiB of the tool";
+  if (!address_sanitized) {
+    EXPECT_LT(children.ru_maxrss, 28 * 1024) << "peak resident KiB of the tool";
+  }
   EXPECT_EQ(o.out, tool("reduce --op asum --json " + big).out);
 
   const outcome v = tool("verify " + big + " --threads 1", "DETRED_MEMORY_BUDGET=1M");
