@@ -21,8 +21,10 @@
 #include "detred/version.hpp"
 #include "exit_status.hpp"
 #include "input_error.hpp"
+#include "openmp_wait.hpp"
 #include "operations.hpp"
 #include "sha256.hpp"
+#include "streaming.hpp"
 
 namespace detred::verify::cli {
 namespace {
@@ -32,6 +34,7 @@ struct check_options {
   std::string data_dir;
   std::string junit;
   bool json = false;
+  stream_options stream;
 };
 
 nlohmann::json load_golden(const std::string& path) {
@@ -105,6 +108,8 @@ int run(const check_options& o) {
   } catch (const usage_error& e) {
     throw input_error(o.golden, std::string("malformed golden file: ") + e.what());
   }
+  // A restart for streaming (openmp_wait.hpp) must come before the first line printed.
+  if (o.stream.stream) prefer_passive_openmp_wait();
   if (recorded_order != detred::order_version && !o.json) {
     std::printf(
         "%s: recorded with order version %d, this library has order version %d: results are expected to "
@@ -113,6 +118,7 @@ int run(const check_options& o) {
   }
 
   std::vector<result_check> checks;
+  bool any_streamed = false;  // streamed inputs are compared on the CPU only
   for (const auto& f : golden["files"]) {
     read_options ro;
     ro.format = parse_file_format(f["format"].get<std::string>()).value_or(file_format::automatic);
@@ -120,23 +126,64 @@ int run(const check_options& o) {
     if (f.contains("column")) ro.column = f["column"].get<std::string>();
     ro.skip_missing = f.value("skip_missing", false);
     // The recorded inputs: x, and dot's y when it was a second input.
-    std::vector<dataset> data;
-    std::string sha_recorded, sha_now;
+    std::vector<std::string> names;
+    std::vector<read_options> options;
+    std::vector<std::string> recorded_sha;
     for (const nlohmann::json* entry : {&f, f.contains("y") ? &f["y"] : nullptr}) {
       if (entry == nullptr) continue;
       read_options entry_options = ro;
       entry_options.format = parse_file_format((*entry)["format"].get<std::string>()).value_or(file_format::automatic);
-      data.push_back(read_dataset(locate(*entry, o.data_dir), entry_options));
-      const std::string recorded = (*entry)["sha256"].get<std::string>();
-      const std::string now = sha256_hex(data.back().digest_bytes());
-      if (recorded != now && sha_now.empty()) {
-        sha_recorded = recorded;
-        sha_now = now;
-      }
+      names.push_back(locate(*entry, o.data_dir));
+      options.push_back(entry_options);
+      recorded_sha.push_back((*entry)["sha256"].get<std::string>());
     }
-    const std::string input = data.size() == 2 ? data[0].path() + " and " + data[1].path() : data[0].path();
+    std::vector<dataset> data;
+    std::vector<std::string> now_sha;
     // Each (op, mode, path) is computed once; stats' outputs all come from one call.
     std::map<std::tuple<std::string, std::string, std::string>, std::vector<output>> computed;
+    bool streamed = o.stream.stream;
+    for (std::size_t k = 0; k < names.size(); ++k)
+      streamed = streamed || should_stream(o.stream, {names[k]}, options[k]);
+    std::optional<stream_outcome> out;
+    std::vector<stream_set> streams;
+    if (streamed) {
+      // One pass computes every recorded (op, mode) on the CPU and the SHA-256; the GPU is not used.
+      streams.push_back({std::make_unique<element_stream>(names[0], options[0], o.stream.chunk_bytes), nullptr});
+      if (names.size() == 2) {
+        streams[0].y = std::make_unique<element_stream>(names[1], options[1], o.stream.chunk_bytes);
+      }
+      std::vector<stream_job> jobs;
+      std::vector<std::tuple<std::string, std::string, std::string>> keys;
+      for (const auto& r : f["results"]) {
+        const auto key =
+            std::make_tuple(r.value("op", std::string("sum")), r.value("mode", std::string()), paths[0].label());
+        if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+        keys.push_back(key);
+        const std::optional<detred::mode> m =
+            std::get<1>(key).empty() ? std::nullopt : std::optional(parse_mode(std::get<1>(key)));
+        jobs.push_back({*parse_op(std::get<0>(key)), m, paths[0]});
+      }
+      out = run_stream(streams[0], jobs, std::nullopt, "check " + names[0], true);
+      for (std::size_t k = 0; k < keys.size(); ++k) computed[keys[k]] = out->results[k];
+      now_sha.push_back(out->x_sha256);
+      if (names.size() == 2) now_sha.push_back(out->y_sha256);
+    } else {
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        data.push_back(read_dataset(names[k], options[k]));
+        now_sha.push_back(sha256_hex(data.back().digest_bytes()));
+      }
+    }
+    std::string sha_recorded, sha_now;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      if (recorded_sha[k] != now_sha[k] && sha_now.empty()) {
+        sha_recorded = recorded_sha[k];
+        sha_now = now_sha[k];
+      }
+    }
+    any_streamed = any_streamed || streamed;
+    const std::vector<compute_path> used =
+        streamed ? std::vector<compute_path>{paths[0]} : paths;  // streamed inputs are reduced on the CPU
+    const std::string input = names.size() == 2 ? names[0] + " and " + names[1] : names[0];
     for (const auto& r : f["results"]) {
       result_check c;
       c.input = input;
@@ -148,14 +195,15 @@ int run(const check_options& o) {
       c.sha256_recorded = sha_recorded;
       c.sha256_now = sha_now;
       const op operation = *parse_op(c.op);
-      const operands in = make_operands(operation, data, ro).at(0);
+      const std::optional<operands> in =
+          streamed ? std::nullopt : std::optional<operands>(make_operands(operation, data, ro).at(0));
       const std::optional<detred::mode> m = c.mode.empty() ? std::nullopt : std::optional(parse_mode(c.mode));
       // Computed for changed data too: the reports then say how the result moved.
       const auto start = std::chrono::steady_clock::now();
-      for (const compute_path& p : paths) {
+      for (const compute_path& p : used) {
         if (!computes(p, m)) continue;
         const auto key = std::make_tuple(c.op, c.mode, p.label());
-        if (!computed.contains(key)) computed[key] = run_op(operation, in, m, p);
+        if (!computed.contains(key)) computed[key] = run_op(operation, *in, m, p);
         const std::vector<output>& outputs = computed[key];
         const auto found =
             std::find_if(outputs.begin(), outputs.end(), [&](const output& x) { return x.name == c.output; });
@@ -195,7 +243,7 @@ int run(const check_options& o) {
     }
   }
   const int status = differ == 0 ? success : bits_differ;
-  const auto problem = cuda_problem();
+  const bool gpu = !cuda_problem() && !any_streamed;
   if (!o.junit.empty()) {
     std::ofstream out(o.junit, std::ios::trunc);
     out << check_junit(o.golden, checks);
@@ -206,7 +254,7 @@ int run(const check_options& o) {
     j["golden"] = o.golden;
     j["recorded_order_version"] = recorded_order;
     j["order_version"] = detred::order_version;
-    j["backends"] = problem ? "cpu" : "cpu, cuda";
+    j["backends"] = gpu ? "cpu, cuda" : "cpu";
     j["results"] = check_json(checks);
     j["compared"] = compared;
     j["differences"] = differ;
@@ -215,7 +263,7 @@ int run(const check_options& o) {
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("check %s: %zu results compared on %s, %zu difference(s): %s\n", o.golden.c_str(), compared,
-                problem ? "the CPU (no GPU)" : "the CPU and the GPU", differ, differ == 0 ? "PASS" : "FAIL");
+                gpu ? "the CPU and the GPU" : "the CPU (no GPU)", differ, differ == 0 ? "PASS" : "FAIL");
   }
   return status;
 }
@@ -229,6 +277,7 @@ void add_check_command(CLI::App& app, int& status) {
   c->add_option("--data-dir", o->data_dir, "Look for the data files here (by file name) instead of their paths");
   c->add_option("--junit", o->junit, "Also write a JUnit XML report here: one testcase per recorded result");
   c->add_flag("--json", o->json, "Print one JSON object instead of the text report");
+  add_stream_options(*c, o->stream);
   c->callback([o, &status] { status = run(*o); });
 }
 

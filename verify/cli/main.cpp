@@ -13,9 +13,11 @@
 #include "detred/version.hpp"
 #include "exit_status.hpp"
 #include "input_error.hpp"
+#include "openmp_wait.hpp"
 
 int main(int argc, char** argv) {
   using namespace detred::verify::cli;
+  remember_arguments(argc, argv);
   CLI::App app{"detred: deterministic sums, verified against an exact oracle"};
   app.set_version_flag("--version", std::string("detred ") + detred::library_version + ", order version " +
                                         std::to_string(detred::order_version));

@@ -1,6 +1,8 @@
 // See op_oracle.hpp.
 #include "op_oracle.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -9,6 +11,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "exact_accumulator.hpp"
 #include "exact_products.hpp"
 #include "integer_sums.hpp"
 #include "norm_check.hpp"
@@ -67,26 +70,8 @@ judgement exact_match(const result_bits& result, const result_bits& expected) {
   return j;
 }
 
-template <class T>
-judgement judge_selection(op o, std::span<const T> x, const result_bits& r) {
-  switch (o) {
-    case op::min:
-      return exact_match(r, bits_of(oracle_min(x)));
-    case op::max:
-      return exact_match(r, bits_of(oracle_max(x)));
-    case op::argmin:
-      return exact_match(r, bits_of(oracle_argmin(x)));
-    case op::argmax:
-      return exact_match(r, bits_of(oracle_argmax(x)));
-    default:
-      break;
-  }
-  throw std::logic_error("judge_selection: not a selection");
-}
-
 template <class I>
-judgement judge_integer_sum(std::span<const I> x, const result_bits& r) {
-  const exact_integer_sum exact = exact_integer(x);
+judgement judge_integer_sum(const exact_integer_sum& exact, const result_bits& r) {
   result_bits expected{std::is_signed_v<I> ? dtype::int64 : dtype::uint64, exact.bits, {}};
   if (!exact.fits) expected.refused = "the exact sum " + exact.decimal + " does not fit";
   judgement j;
@@ -100,13 +85,12 @@ judgement judge_integer_sum(std::span<const I> x, const result_bits& r) {
   return j;
 }
 
+// min and max: the selections' results (NaN for no elements).
 template <class T>
-judgement judge_stats(const std::string& name, std::span<const T> x, const exact_moments& m, const result_bits& r) {
-  if (name == "count") return exact_match(r, bits_of(static_cast<std::uint64_t>(x.size())));
-  if (name == "min" || name == "max") {
-    if (x.empty()) return exact_match(r, bits_of(std::numeric_limits<T>::quiet_NaN()));
-    return exact_match(r, bits_of(name == "min" ? oracle_min(x) : oracle_max(x)));
-  }
+judgement judge_stats(const std::string& name, std::uint64_t n, const exact_moments& m, const result_bits& min,
+                      const result_bits& max, const result_bits& r) {
+  if (name == "count") return exact_match(r, bits_of(n));
+  if (name == "min" || name == "max") return exact_match(r, name == "min" ? min : max);
   const T v = value_of<T>(r);
   if (name == "sum") return from(assess(m.sums, v, detred::mode::tree), correctly_rounded<T>(m.sums), false);
   if (name == "mean") {
@@ -128,54 +112,167 @@ judgement judge_stats(const std::string& name, std::span<const T> x, const exact
 
 }  // namespace
 
-op_oracle::op_oracle(op o, const operands& in, const progress_callback& progress) : op_(o), in_(in) {
+// The exact data of one operation over elements of type T, accumulated chunk by chunk.
+struct op_oracle::accumulators {
+  virtual ~accumulators() = default;
+  virtual void add(const dataset::values_type& x, const std::optional<dataset::values_type>& y) = 0;
+  virtual op_oracle::exact_data finish() = 0;
+};
+
+namespace {
+
+// 16-bit elements widened exactly to float, a block at a time, so that the oracle never holds a float copy.
+template <class H, class F>
+void widened(std::span<const H> x, std::span<const H> y, F&& add) {
+  constexpr std::size_t block = 4096;
+  std::array<float, block> xf{}, yf{};
+  for (std::size_t start = 0; start < x.size(); start += block) {
+    const std::size_t count = x.size() - start < block ? x.size() - start : block;
+    for (std::size_t i = 0; i < count; ++i) {
+      xf[i] = detred::to_float(x[start + i]);
+      if (!y.empty()) yf[i] = detred::to_float(y[start + i]);
+    }
+    add(std::span<const float>(xf.data(), count), std::span<const float>(yf.data(), y.empty() ? 0 : count));
+  }
+}
+
+template <class T>
+struct typed_accumulators final : op_oracle::accumulators {
+  explicit typed_accumulators(op operation) : o(operation) {
+    if constexpr (std::is_integral_v<T>) {
+      if (o == op::sum) integers = std::make_unique<integer_sum_accumulator>(std::is_signed_v<T>);
+    } else {
+      if (o == op::sum || o == op::asum || o == op::stats) sums.emplace();
+      if (o == op::dot || o == op::nrm2 || o == op::stats) products.emplace();
+    }
+  }
+
+  void add(const dataset::values_type& xv, const std::optional<dataset::values_type>& yv) override {
+    const auto x = std::get<std::span<const T>>(xv);
+    n += x.size();
+    if constexpr (std::is_integral_v<T>) {
+      if (o == op::sum) integers->add(x);
+      if (o == op::min || o == op::argmin) low.add(x);
+      if (o == op::max || o == op::argmax) high.add(x);
+    } else if constexpr (is_half_v<T>) {
+      const std::span<const T> y = yv ? std::get<std::span<const T>>(*yv) : std::span<const T>();
+      widened(x, y, [&](std::span<const float> xf, std::span<const float> yf) {
+        if (o == op::sum) sums->add(xf);
+        if (o == op::dot) products->add(xf, yf);
+      });
+    } else {
+      if (sums) sums->add(x);
+      if (o == op::dot) products->add(x, std::get<std::span<const T>>(*yv));
+      if (o == op::nrm2 || o == op::stats) products->add(x, x);
+      if (o == op::min || o == op::argmin || o == op::stats) low.add(x);
+      if (o == op::max || o == op::argmax || o == op::stats) high.add(x);
+    }
+  }
+
+  op_oracle::exact_data finish() override;
+
+  op o;
+  std::uint64_t n = 0;
+  std::optional<exact_accumulator> sums;        // sum, asum, stats
+  std::optional<product_accumulator> products;  // dot, nrm2 and stats (x with itself)
+  std::unique_ptr<integer_sum_accumulator> integers;
+  using selection_t = std::conditional_t<is_half_v<T>, float, T>;  // 16-bit floats have no selections
+  running_selection<selection_t> low{true}, high{false};
+};
+
+}  // namespace
+
+op_oracle::op_oracle(op o, const dataset::values_type& type)
+    : op_(o), type_(std::visit([](auto s) { return dataset::values_type(decltype(s)()); }, type)) {
+  accumulators_ = std::visit(
+      [&](auto s) -> std::unique_ptr<accumulators> {
+        using T = typename decltype(s)::value_type;
+        return std::make_unique<typed_accumulators<T>>(o);
+      },
+      type_);
+}
+
+op_oracle::op_oracle(op o, const operands& in, const progress_callback& progress) : op_oracle(o, in.x) {
+  // Elements between progress reports.
+  constexpr std::uint64_t step = std::uint64_t{1} << 22;
   std::visit(
       [&](auto x) {
         using T = typename decltype(x)::value_type;
-        if constexpr (std::is_integral_v<T>) {
-          return;  // integer sums and selections are judged directly from the data
-        } else if constexpr (is_half_v<T>) {
-          if (o == op::sum) sums_ = exact_sum(x, progress);
-          if (o == op::dot) sums_ = exact_dot(x, std::get<std::span<const T>>(*in.y));
-        } else {
-          switch (o) {
-            case op::sum:
-              sums_ = exact_sum(x, progress);
-              break;
-            case op::dot:
-              sums_ = exact_dot(x, std::get<std::span<const T>>(*in.y));
-              break;
-            case op::asum:
-              sums_ = exact_asum(x, progress);
-              break;
-            case op::nrm2:
-              sums_ = exact_sum_of_squares(x);
-              break;
-            case op::stats:
-              moments_ = exact_moments_of(x);
-              break;
-            default:
-              break;
-          }
+        const std::span<const T> y = in.y ? std::get<std::span<const T>>(*in.y) : std::span<const T>();
+        for (std::size_t start = 0; start < x.size(); start += step) {
+          const std::size_t count = std::min<std::size_t>(step, x.size() - start);
+          std::optional<dataset::values_type> ys;
+          if (in.y) ys = y.subspan(start, count);
+          add(x.subspan(start, count), ys);
+          if (progress) progress(start + count);
         }
       },
       in.x);
+  finish();
 }
+
+op_oracle::~op_oracle() = default;
+
+void op_oracle::add(const dataset::values_type& x, const std::optional<dataset::values_type>& y) {
+  accumulators_->add(x, y);
+}
+
+void op_oracle::finish() {
+  exact_data d = accumulators_->finish();
+  n_ = d.n;
+  sums_ = std::move(d.sums);
+  moments_ = std::move(d.moments);
+  integer_sum_ = std::move(d.integer_sum);
+  selected_ = d.selected;
+  stats_max_ = d.stats_max;
+}
+
+namespace {
+
+template <class T>
+op_oracle::exact_data typed_accumulators<T>::finish() {
+  op_oracle::exact_data oracle;
+  oracle.n = n;
+  if constexpr (std::is_integral_v<T>) {
+    if (o == op::sum) oracle.integer_sum = integers->result();
+  } else {
+    if (o == op::sum) oracle.sums = sum_totals(*sums);
+    if (o == op::asum) oracle.sums = asum_totals(*sums);
+    if (o == op::dot || o == op::nrm2) oracle.sums = products->totals();
+    if (o == op::stats) oracle.moments = exact_moments{sum_totals(*sums), products->totals()};
+  }
+  if constexpr (!is_half_v<T>) {
+    if (n == 0) {  // only stats reads an empty input: its min and max are NaN
+      if constexpr (std::is_floating_point_v<T>) {
+        oracle.selected = oracle.stats_max = bits_of(std::numeric_limits<T>::quiet_NaN());
+      }
+      return oracle;
+    }
+    if (o == op::min || o == op::stats) oracle.selected = bits_of(low.value());
+    if (o == op::argmin) oracle.selected = bits_of(low.index());
+    if (o == op::max) oracle.selected = bits_of(high.value());
+    if (o == op::argmax) oracle.selected = bits_of(high.index());
+    if (o == op::stats) oracle.stats_max = bits_of(high.value());
+  }
+  return oracle;
+}
+
+}  // namespace
 
 judgement op_oracle::judge(const std::string& name, std::optional<detred::mode> m, const result_bits& r) const {
   return std::visit(
       [&](auto x) -> judgement {
         using T = typename decltype(x)::value_type;
         if constexpr (std::is_integral_v<T>) {
-          if (op_ == op::sum) return judge_integer_sum(x, r);
-          return judge_selection(op_, x, r);
+          if (op_ == op::sum) return judge_integer_sum<T>(*integer_sum_, r);
+          return exact_match(r, selected_);
         } else {
           using R = float_result_t<T>;
           if constexpr (!is_half_v<T>) {
             if (op_ == op::min || op_ == op::max || op_ == op::argmin || op_ == op::argmax) {
-              return judge_selection(op_, x, r);
+              return exact_match(r, selected_);
             }
-            if (op_ == op::stats) return judge_stats(name, x, *moments_, r);
+            if (op_ == op::stats) return judge_stats<T>(name, n_, *moments_, selected_, stats_max_, r);
           }
           const detred::mode mode = m.value_or(detred::mode::tree);
           // Exact mode promises the correctly rounded result itself: 0 ulp from the oracle, nothing less.
@@ -199,7 +296,7 @@ judgement op_oracle::judge(const std::string& name, std::optional<detred::mode> 
           throw std::logic_error(std::string("op_oracle: --op ") + to_string(op_) + " on an element type it rejects");
         }
       },
-      in_.x);
+      type_);
 }
 
 }  // namespace detred::verify::cli

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "common.hpp"
+#include "integer_sums.hpp"
 #include "moments.hpp"
 #include "operations.hpp"
 #include "oracle.hpp"
@@ -32,14 +34,40 @@ struct judgement {
 class op_oracle {
  public:
   op_oracle(op o, const operands& in, const progress_callback& progress = {});
+  /// Streaming: the oracle of `o` over elements of the type of `type` (an empty span of it, as
+  /// element_stream::info().values() gives), fed with add() chunk by chunk, then finish().
+  op_oracle(op o, const dataset::values_type& type);
+  ~op_oracle();
+  op_oracle(const op_oracle&) = delete;
+  op_oracle& operator=(const op_oracle&) = delete;
+  /// The next elements (x, and y for dot), of the constructor's type.
+  void add(const dataset::values_type& x, const std::optional<dataset::values_type>& y);
+  /// After the last add(): the exact data judge() reads.
+  void finish();
   /// The judgement of result r of output `name` (operations.hpp) in mode m.
   judgement judge(const std::string& name, std::optional<detred::mode> m, const result_bits& r) const;
 
+  /// What finish() computes from the accumulated elements.
+  struct exact_data {
+    std::uint64_t n = 0;
+    std::optional<exact_sums> sums;
+    std::optional<exact_moments> moments;
+    std::optional<exact_integer_sum> integer_sum;
+    result_bits selected;
+    result_bits stats_max;
+  };
+  struct accumulators;
+
  private:
   op op_;
-  const operands& in_;
+  dataset::values_type type_;  // an empty span of the element type, which judge() dispatches on
+  std::unique_ptr<accumulators> accumulators_;
+  std::uint64_t n_ = 0;
   std::optional<exact_sums> sums_;        // sum, dot, asum, nrm2 (the sum of squares)
   std::optional<exact_moments> moments_;  // stats
+  std::optional<exact_integer_sum> integer_sum_;
+  result_bits selected_;   // min, max, argmin, argmax; stats' min
+  result_bits stats_max_;  // stats' max
 };
 
 }  // namespace detred::verify::cli

@@ -219,6 +219,9 @@ std::vector<operands> make_operands(op o, const std::vector<dataset>& inputs, co
   return out;
 }
 
+std::vector<output> stats_members(const statistics<double>& s) { return stats_outputs(s); }
+std::vector<output> stats_members(const statistics<float>& s) { return stats_outputs(s); }
+
 std::vector<output> run_op(op o, const operands& in, std::optional<detred::mode> m, const compute_path& path) {
   const detred::options opt{
       .mode = m.value_or(detred::mode::tree), .threads = path.threads, .isa = path.isa, .backend = path.where};

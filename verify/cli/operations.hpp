@@ -52,6 +52,10 @@ struct output {
   result_bits bits;
 };
 
+/// stats' members as named outputs, in the order run_op gives them (for results computed elsewhere: streaming).
+std::vector<output> stats_members(const statistics<double>& s);
+std::vector<output> stats_members(const statistics<float>& s);
+
 /// Runs `o` on one compute path. An integer sum that does not fit its type comes back refused (the library's
 /// message); every other library error propagates.
 std::vector<output> run_op(op o, const operands& in, std::optional<detred::mode> m, const compute_path& path);

@@ -16,6 +16,7 @@
 #include "operations.hpp"
 #include "progress.hpp"
 #include "sha256.hpp"
+#include "streaming.hpp"
 
 namespace detred::verify::cli {
 namespace {
@@ -25,14 +26,15 @@ struct record_options {
   std::string op = "sum";
   std::string output;
   input_options input;
+  stream_options stream;
 };
 
 // How to find and read one input again: its name, SHA-256 and format.
-nlohmann::ordered_json input_entry(const dataset& data) {
+nlohmann::ordered_json input_entry(const dataset& data, const std::string& sha256) {
   nlohmann::ordered_json f;
   f["path"] = data.path();
   if (!data.variable().empty()) f["variable"] = data.variable();
-  f["sha256"] = sha256_hex(data.digest_bytes());
+  f["sha256"] = sha256;
   f["format"] = to_string(data.format());
   f["dtype"] = to_string(data.type());
   return f;
@@ -45,35 +47,63 @@ int run(const record_options& o) {
   golden["detred_golden"] = 1;
   golden["library_version"] = detred::library_version;
   golden["order_version"] = detred::order_version;
-  std::vector<dataset> data;
-  for (const std::string& file : expand_input_names(o.files)) data.push_back(read_dataset(file, ro));
-  const std::vector<operands> sets = make_operands(operation, data, ro);
-  for (const operands& in : sets) {
-    const auto modes = modes_of(operation, in.type);
-    progress_bar bar("record " + in.label, modes.size() + 1);
-    nlohmann::ordered_json f = input_entry(*in.x_data);
-    bar.advance(1);
+  const std::vector<std::string> names = expand_input_names(o.files);
+  const compute_path path{detred::backend::cpu, detred::isa::automatic, 0};
+  // The results of one operand set, however its elements were read.
+  auto add_entry = [&](const operands& in, const std::vector<std::optional<detred::mode>>& modes,
+                       const std::vector<std::vector<output>>& per_mode, const std::string& x_sha256,
+                       const std::string& y_sha256) {
+    nlohmann::ordered_json f = input_entry(*in.x_data, x_sha256);
     if (!ro.column.empty()) f["column"] = ro.column;
     if (ro.skip_missing) f["skip_missing"] = true;
     if (!in.x_data->missing_values().empty()) f["missing_count"] = in.x_data->missing_count();
     f["n"] = in.n;
-    if (in.y_data != nullptr) f["y"] = input_entry(*in.y_data);
+    if (in.y_data != nullptr) f["y"] = input_entry(*in.y_data, y_sha256);
     f["results"] = nlohmann::ordered_json::array();
-    for (const std::optional<detred::mode>& m : modes) {
-      for (const output& r : run_op(operation, in, m, {detred::backend::cpu, detred::isa::automatic, 0})) {
+    for (std::size_t k = 0; k < modes.size(); ++k) {
+      for (const output& r : per_mode[k]) {
         if (!r.bits.refused.empty()) throw input_error(in.x_data->path(), r.bits.refused);
         nlohmann::ordered_json entry;
         entry["op"] = o.op;
         if (!r.name.empty()) entry["output"] = r.name;
-        if (m) entry["mode"] = detred::to_string(*m);
+        if (modes[k]) entry["mode"] = detred::to_string(*modes[k]);
         entry["type"] = to_string(r.bits.type);
         entry["bits"] = r.bits.hex();
         entry["value"] = r.bits.value();
         f["results"].push_back(entry);
       }
-      bar.advance(1);
     }
     golden["files"].push_back(f);
+  };
+  std::size_t recorded = 0;
+  if (should_stream(o.stream, names, ro)) {
+    // One pass per operand set computes every mode and the SHA-256 together.
+    for (stream_set& set : open_stream_sets(operation, names, ro, o.stream.chunk_bytes)) {
+      const auto modes = modes_of(operation, set.x->info().type());
+      std::vector<stream_job> jobs;
+      for (const std::optional<detred::mode>& m : modes) jobs.push_back({operation, m, path});
+      const stream_outcome out = run_stream(set, jobs, std::nullopt, "record " + set.x->info().path(), true);
+      add_entry(out.in, modes, out.results, out.x_sha256, out.y_sha256);
+      ++recorded;
+    }
+  } else {
+    std::vector<dataset> data;
+    for (const std::string& file : names) data.push_back(read_dataset(file, ro));
+    const std::vector<operands> sets = make_operands(operation, data, ro);
+    for (const operands& in : sets) {
+      const auto modes = modes_of(operation, in.type);
+      progress_bar bar("record " + in.label, modes.size() + 1);
+      const std::string x_sha256 = sha256_hex(in.x_data->digest_bytes());
+      const std::string y_sha256 = in.y_data != nullptr ? sha256_hex(in.y_data->digest_bytes()) : "";
+      bar.advance(1);
+      std::vector<std::vector<output>> per_mode;
+      for (const std::optional<detred::mode>& m : modes) {
+        per_mode.push_back(run_op(operation, in, m, path));
+        bar.advance(1);
+      }
+      add_entry(in, modes, per_mode, x_sha256, y_sha256);
+      ++recorded;
+    }
   }
   // Write to a temporary name and rename, so that a failure never leaves half a golden file behind.
   const std::string temporary = o.output + ".partial";
@@ -85,7 +115,7 @@ int run(const record_options& o) {
   if (std::rename(temporary.c_str(), o.output.c_str()) != 0) {
     throw std::runtime_error(o.output + ": cannot write the golden file");
   }
-  std::printf("recorded %zu input(s) in %s (order version %d, detred %s)\n", sets.size(), o.output.c_str(),
+  std::printf("recorded %zu input(s) in %s (order version %d, detred %s)\n", recorded, o.output.c_str(),
               detred::order_version, detred::library_version);
   return success;
 }
@@ -102,6 +132,7 @@ void add_record_command(CLI::App& app, int& status) {
   c->add_option("--op", o->op, "Operation: " + op_names() + " (default sum)")->check(CLI::IsMember(op_name_list()));
   c->add_option("-o,--output", o->output, "Golden file to write (JSON)")->required();
   add_input_options(*c, o->input);
+  add_stream_options(*c, o->stream);
   c->callback([o, &status] { status = run(*o); });
 }
 

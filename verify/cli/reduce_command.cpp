@@ -14,6 +14,7 @@
 #include "op_oracle.hpp"
 #include "operations.hpp"
 #include "progress.hpp"
+#include "streaming.hpp"
 
 namespace detred::verify::cli {
 namespace {
@@ -27,6 +28,7 @@ struct reduce_options {
   int threads = 0;
   bool json = false;
   input_options input;
+  stream_options stream;
 };
 
 int run(const reduce_options& o) {
@@ -41,20 +43,44 @@ int run(const reduce_options& o) {
                       " inputs; reduce takes one (two for --op dot: x and y; verify and record take several)");
   }
   const read_options ro = to_read_options(o.input);
-  std::vector<dataset> data;
-  for (const std::string& input : inputs) data.push_back(read_dataset(input, ro));
-  const std::vector<operands> sets = make_operands(operation, data, ro);
-  if (sets.size() != 1) throw usage_error("reduce: --op dot takes x and y, or one input holding both");
-  const operands& in = sets[0];
   // backend automatic means the CPU for the host memory the tool reads.
   const detred::backend where = parse_option<detred::backend>("--backend", o.backend) == detred::backend::cuda
                                     ? detred::backend::cuda
                                     : detred::backend::cpu;
   compute_path path{where, parse_option<detred::isa>("--isa", o.isa), o.threads};
+  const bool streamed = should_stream(o.stream, inputs, ro);
+  std::vector<dataset> data;
+  std::vector<operands> sets;
+  std::vector<stream_set> streams;
+  stream_outcome out;
+  if (streamed) {
+    if (where == detred::backend::cuda) {
+      throw usage_error(
+          "--backend cuda: a streamed input (--stream, or larger than the memory budget) is reduced "
+          "on the CPU");
+    }
+    streams = open_stream_sets(operation, inputs, ro, o.stream.chunk_bytes);
+  } else {
+    for (const std::string& input : inputs) data.push_back(read_dataset(input, ro));
+    sets = make_operands(operation, data, ro);
+  }
+  if ((streamed ? streams.size() : sets.size()) != 1) {
+    throw usage_error("reduce: --op dot takes x and y, or one input holding both");
+  }
+  const dtype type = streamed ? streams[0].x->info().type() : sets[0].type;
   // The modes of an operation that has them; the others are exact and take none.
-  const std::optional<detred::mode> mode = modes_of(operation, in.type)[0] ? std::optional(m) : std::nullopt;
+  const std::optional<detred::mode> mode = modes_of(operation, type)[0] ? std::optional(m) : std::nullopt;
+  std::vector<output> results;
+  if (streamed) {
+    // The oracle gives --json its bound; it reads the elements in the same pass.
+    const bool bound = o.json && operation != op::stats;
+    out = run_stream(streams[0], {{operation, mode, path}}, bound ? std::optional(operation) : std::nullopt,
+                     "reduce " + streams[0].x->info().path());
+    results = out.results[0];
+  }
+  const operands& in = streamed ? out.in : sets[0];
   progress_bar bar("reduce " + in.label, in.n * 2);
-  const std::vector<output> results = run_op(operation, in, mode, path);
+  if (!streamed) results = run_op(operation, in, mode, path);
   bar.set(in.n);
   if (!results[0].bits.refused.empty()) throw input_error(in.x_data->path(), results[0].bits.refused);
 
@@ -76,7 +102,10 @@ int run(const reduce_options& o) {
     if (results.size() == 1) {
       // The bound needs the exact data (sum|x_i|, and |R| for the relative terms): the oracle gives both, exactly,
       // in linear time.
-      const op_oracle oracle(operation, in, [&](std::uint64_t done) { bar.set(in.n + done); });
+      std::unique_ptr<op_oracle> computed;
+      if (!streamed)
+        computed = std::make_unique<op_oracle>(operation, in, [&](std::uint64_t done) { bar.set(in.n + done); });
+      const op_oracle& oracle = streamed ? *out.oracle : *computed;
       const judgement judged = oracle.judge(results[0].name, mode, results[0].bits);
       if (judged.check == judgement::kind::bound) {
         j["depth"] = judged.depth;
@@ -123,6 +152,7 @@ void add_reduce_command(CLI::App& app, int& status) {
       ->check(CLI::NonNegativeNumber);
   c->add_flag("--json", o->json, "Print one JSON object");
   add_input_options(*c, o->input);
+  add_stream_options(*c, o->stream);
   c->callback([o, &status] { status = run(*o); });
 }
 

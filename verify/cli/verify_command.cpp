@@ -17,6 +17,7 @@
 #include "op_oracle.hpp"
 #include "operations.hpp"
 #include "progress.hpp"
+#include "streaming.hpp"
 
 namespace detred::verify::cli {
 namespace {
@@ -27,6 +28,7 @@ struct verify_options {
   std::vector<int> threads;
   bool json = false;
   input_options input;
+  stream_options stream;
 };
 
 // One line of the table: a mode (sum, dot, asum, nrm2) or an output (stats, selections, integer sums).
@@ -43,6 +45,7 @@ struct row {
 struct report {
   op o = op::sum;
   bool rows_are_modes = true;
+  bool streamed = false;  // read chunk by chunk, on the CPU only
   std::vector<row> rows;
 };
 
@@ -104,7 +107,8 @@ int report_text(const operands& in, const std::vector<compute_path>& paths, cons
   std::printf("%s: %s%s, %s, n = %llu%s%s; %zu paths (%s ... %s)%s\n", in.label.c_str(), op_part.c_str(),
               to_string(in.x_data->format()), to_string(in.type), static_cast<unsigned long long>(in.n),
               missing.empty() ? "" : "; ", missing.c_str(), paths.size(), paths.front().label().c_str(),
-              paths.back().label().c_str(), problem ? "; cuda: not available" : "");
+              paths.back().label().c_str(),
+              r.streamed ? "; streamed, cuda: not used" : (problem ? "; cuda: not available" : ""));
   const int width = r.rows_are_modes ? 12 : 15;
   std::printf("%s\n",
               fmt::format("  {:<{}} {:<25} {:<19} {:<15} {:>10} {:>10} {:>11}", r.rows_are_modes ? "mode" : "result",
@@ -173,7 +177,8 @@ nlohmann::ordered_json report_json(const operands& in, const report& r, int stat
     f["missing_skipped"] = in.x_data->missing_skipped();
   }
   const auto problem = cuda_problem();
-  f["cuda"] = problem ? "not available: " + *problem : "compared";
+  f["cuda"] = r.streamed ? "not used: streamed" : problem ? "not available: " + *problem : "compared";
+  if (r.streamed) f["streamed"] = true;
   for (const row& w : r.rows) {
     nlohmann::ordered_json m;
     if (r.rows_are_modes) {
@@ -214,6 +219,23 @@ nlohmann::ordered_json report_json(const operands& in, const report& r, int stat
   return f;
 }
 
+// The rows of one mode (or of the outputs of a mode-less operation) from every path's outputs.
+void add_rows(report& r, op o, const std::optional<detred::mode>& m, const std::vector<compute_path>& paths,
+              const std::vector<std::vector<output>>& by_path, const op_oracle& oracle) {
+  r.rows_are_modes = by_path[0].size() == 1 && m.has_value();
+  for (std::size_t k = 0; k < by_path[0].size(); ++k) {
+    row w;
+    w.mode = m;
+    w.output = by_path[0][k].name;
+    w.label = r.rows_are_modes ? detred::to_string(*m) : (w.output.empty() ? to_string(o) : w.output);
+    for (std::size_t p = 0; p < paths.size(); ++p) w.runs.push_back({paths[p].label(), by_path[p][k].bits});
+    inject_fault(w.runs);
+    w.equal = std::all_of(w.runs.begin(), w.runs.end(), [&](const path_result& p) { return p.bits == w.runs[0].bits; });
+    w.j = oracle.judge(w.output, m, w.runs[0].bits);
+    r.rows.push_back(std::move(w));
+  }
+}
+
 // Every path, every mode and output of one operand set, and the oracle's judgement of the first path's results.
 report run_report(op o, const operands& in, const std::vector<compute_path>& paths) {
   progress_bar bar("verify " + in.label, in.n * (2 * paths.size() + 1));
@@ -232,42 +254,34 @@ report run_report(op o, const operands& in, const std::vector<compute_path>& pat
       }
       bar.set(done += in.n);
     }
-    r.rows_are_modes = by_path[0].size() == 1 && m.has_value();
-    for (std::size_t k = 0; k < by_path[0].size(); ++k) {
-      row w;
-      w.mode = m;
-      w.output = by_path[0][k].name;
-      w.label = r.rows_are_modes ? detred::to_string(*m) : (w.output.empty() ? to_string(o) : w.output);
-      for (std::size_t p = 0; p < used.size(); ++p) w.runs.push_back({used[p].label(), by_path[p][k].bits});
-      inject_fault(w.runs);
-      w.equal =
-          std::all_of(w.runs.begin(), w.runs.end(), [&](const path_result& p) { return p.bits == w.runs[0].bits; });
-      w.j = oracle.judge(w.output, m, w.runs[0].bits);
-      r.rows.push_back(std::move(w));
-    }
+    add_rows(r, o, m, used, by_path, oracle);
   }
   return r;
 }
 
-int run(const verify_options& o) {
-  std::vector<int> threads = o.threads.empty() ? default_threads() : o.threads;
-  for (int t : threads) {
-    if (t <= 0) throw usage_error("--threads: every thread count must be at least 1");
+// The same in one streaming pass: a partial state per mode and path, fed chunk by chunk with the oracle.
+report stream_report(op o, stream_outcome& out, const std::vector<compute_path>& paths,
+                     const std::vector<std::optional<detred::mode>>& modes) {
+  report r;
+  r.o = o;
+  r.streamed = true;
+  for (std::size_t k = 0; k < modes.size(); ++k) {
+    const std::vector<std::vector<output>> by_path(
+        out.results.begin() + static_cast<std::ptrdiff_t>(k * paths.size()),
+        out.results.begin() + static_cast<std::ptrdiff_t>((k + 1) * paths.size()));
+    add_rows(r, o, modes[k], paths, by_path, *out.oracle);
   }
-  const op operation = *parse_op(o.op);
-  const read_options ro = to_read_options(o.input);
-  // Read (and check) every file before printing anything: bad input gives one line and no partial report.
-  std::vector<dataset> inputs;
-  for (const std::string& file : expand_input_names(o.files)) inputs.push_back(read_dataset(file, ro));
-  const std::vector<operands> sets = make_operands(operation, inputs, ro);
+  return r;
+}
 
-  std::vector<compute_path> paths = cpu_paths(threads);
-  if (!cuda_problem()) paths.push_back({detred::backend::cuda, detred::isa::automatic, 0});
-
+// Prints each set's report (text or JSON) and returns the command's exit status.
+int print_reports(const verify_options& o, const std::vector<const operands*>& sets, const std::vector<report>& reports,
+                  const std::vector<compute_path>& paths) {
   int status = success;
   nlohmann::ordered_json all;
-  for (const operands& in : sets) {
-    const report r = run_report(operation, in, paths);
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    const operands& in = *sets[k];
+    const report& r = reports[k];
     int file_status = success;
     for (const row& w : r.rows) {
       if (!w.equal) file_status = bits_differ;
@@ -292,6 +306,55 @@ int run(const verify_options& o) {
   return status;
 }
 
+// Streaming mode: every set is read before anything is printed, so that bad input found mid-stream gives one line
+// and no partial report, as in the mapped mode.
+int run_streaming(const verify_options& o, op operation, const read_options& ro, const std::vector<std::string>& names,
+                  const std::vector<int>& threads) {
+  std::vector<stream_set> sets = open_stream_sets(operation, names, ro, o.stream.chunk_bytes);
+  const std::vector<compute_path> paths = cpu_paths(threads);
+  std::vector<stream_outcome> outcomes;
+  std::vector<report> reports;
+  for (stream_set& set : sets) {
+    const auto modes = modes_of(operation, set.x->info().type());
+    std::vector<stream_job> jobs;
+    for (const std::optional<detred::mode>& m : modes) {
+      for (const compute_path& p : paths) jobs.push_back({operation, m, p});
+    }
+    const std::string label = set.y ? set.x->info().path() + " and " + set.y->info().path() : set.x->info().path();
+    outcomes.push_back(run_stream(set, jobs, operation, "verify " + label));
+    reports.push_back(stream_report(operation, outcomes.back(), paths, modes));
+  }
+  std::vector<const operands*> in;
+  for (const stream_outcome& out : outcomes) in.push_back(&out.in);
+  return print_reports(o, in, reports, paths);
+}
+
+int run(const verify_options& o) {
+  std::vector<int> threads = o.threads.empty() ? default_threads() : o.threads;
+  for (int t : threads) {
+    if (t <= 0) throw usage_error("--threads: every thread count must be at least 1");
+  }
+  const op operation = *parse_op(o.op);
+  const read_options ro = to_read_options(o.input);
+  const std::vector<std::string> names = expand_input_names(o.files);
+  if (should_stream(o.stream, names, ro)) return run_streaming(o, operation, ro, names, threads);
+  // Read (and check) every file before printing anything: bad input gives one line and no partial report.
+  std::vector<dataset> inputs;
+  for (const std::string& file : names) inputs.push_back(read_dataset(file, ro));
+  const std::vector<operands> sets = make_operands(operation, inputs, ro);
+
+  std::vector<compute_path> paths = cpu_paths(threads);
+  if (!cuda_problem()) paths.push_back({detred::backend::cuda, detred::isa::automatic, 0});
+
+  std::vector<const operands*> in;
+  std::vector<report> reports;
+  for (const operands& set : sets) {
+    in.push_back(&set);
+    reports.push_back(run_report(operation, set, paths));
+  }
+  return print_reports(o, in, reports, paths);
+}
+
 }  // namespace
 
 void add_verify_command(CLI::App& app, int& status) {
@@ -306,6 +369,7 @@ void add_verify_command(CLI::App& app, int& status) {
   c->add_option("--threads", o->threads, "CPU thread counts to compare (default: 1,2,<hardware>)")->delimiter(',');
   c->add_flag("--json", o->json, "Print one JSON object");
   add_input_options(*c, o->input);
+  add_stream_options(*c, o->stream);
   c->callback([o, &status] { status = run(*o); });
 }
 

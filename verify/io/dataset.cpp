@@ -18,7 +18,9 @@
 
 #include <unistd.h>
 
+#include "element_decode.hpp"
 #include "hdf5_reader.hpp"
+#include "input_checks.hpp"
 #include "input_error.hpp"
 #include "input_spec.hpp"
 #include "netcdf_reader.hpp"
@@ -156,62 +158,12 @@ const char* display_name(file_format f) {
   }
 }
 
-// Calls f.template operator()<Stored, Reduced>() with the C++ types of a stored dtype and of the type the library
-// reduces it as (reduced_type): the 16-bit floats are their storage types, narrow integers widen to 32 bits.
-template <class F>
-decltype(auto) with_element_types(dtype t, F&& f) {
-  switch (t) {
-    case dtype::float32:
-      return f.template operator()<float, float>();
-    case dtype::float64:
-      return f.template operator()<double, double>();
-    case dtype::float16:
-      return f.template operator()<float16, float16>();
-    case dtype::bfloat16:
-      return f.template operator()<bfloat16, bfloat16>();
-    case dtype::int8:
-      return f.template operator()<std::int8_t, std::int32_t>();
-    case dtype::int16:
-      return f.template operator()<std::int16_t, std::int32_t>();
-    case dtype::int32:
-      return f.template operator()<std::int32_t, std::int32_t>();
-    case dtype::int64:
-      return f.template operator()<std::int64_t, std::int64_t>();
-    case dtype::uint8:
-      return f.template operator()<std::uint8_t, std::uint32_t>();
-    case dtype::uint16:
-      return f.template operator()<std::uint16_t, std::uint32_t>();
-    case dtype::uint32:
-      return f.template operator()<std::uint32_t, std::uint32_t>();
-    case dtype::uint64:
-      return f.template operator()<std::uint64_t, std::uint64_t>();
-  }
-  return f.template operator()<double, double>();
-}
-
-// The unsigned integer of a type's width.
-template <std::size_t Bytes>
-using unsigned_of = std::conditional_t<
-    Bytes == 8, std::uint64_t,
-    std::conditional_t<Bytes == 4, std::uint32_t, std::conditional_t<Bytes == 2, std::uint16_t, std::uint8_t>>>;
-
-// Stored elements, little- or big-endian at bytes, converted into Reduced elements in this machine's order (an
-// exact value conversion for the widened integers, the same bits otherwise). The vector's storage comes from
-// operator new, aligned for every element type.
+// Stored elements converted into new storage (element_decode.hpp). The vector's storage comes from operator new,
+// aligned for every element type.
 template <class Stored, class Reduced>
 std::vector<std::byte> decode(std::span<const std::byte> bytes, bool big_endian) {
-  using bits_t = unsigned_of<sizeof(Stored)>;
-  const std::size_t count = bytes.size() / sizeof(Stored);
-  std::vector<std::byte> out(count * sizeof(Reduced));
-  auto* target = reinterpret_cast<Reduced*>(out.data());
-  for (std::size_t k = 0; k < count; ++k) {
-    bits_t b = 0;
-    for (std::size_t i = 0; i < sizeof(Stored); ++i) {
-      const auto byte = static_cast<bits_t>(bytes[k * sizeof(Stored) + (big_endian ? i : sizeof(Stored) - 1 - i)]);
-      b = static_cast<bits_t>((b << 8) | byte);
-    }
-    target[k] = static_cast<Reduced>(std::bit_cast<Stored>(b));
-  }
+  std::vector<std::byte> out(bytes.size() / sizeof(Stored) * sizeof(Reduced));
+  decode_into<Stored, Reduced>(bytes, big_endian, reinterpret_cast<Reduced*>(out.data()));
   return out;
 }
 
@@ -244,11 +196,6 @@ struct variable_data {
 };
 
 template <class T>
-bool is_missing(T x, const std::vector<double>& missing) {
-  return std::any_of(missing.begin(), missing.end(), [x](double m) { return x == m || (m != m && x != x); });
-}
-
-template <class T>
 std::vector<T> read_blocks(variable_reader& reader, const std::string& path, const std::string& variable) {
   const std::uint64_t n = reader.size();
   if (n == std::numeric_limits<std::uint64_t>::max()) {
@@ -264,7 +211,7 @@ std::vector<T> read_blocks(variable_reader& reader, const std::string& path, con
           : 0;
   const std::string too_large = "variable '" + variable + "' holds " + std::to_string(n) + " elements (" +
                                 std::to_string(mib) + " MiB), more than fits in memory";
-  const std::string until = " (a variable must fit in memory until the streaming accumulator lands)";
+  const std::string until = " (read it with --stream)";
   if (memory_mib > 0 && mib >= memory_mib) {
     throw input_error(path, too_large + " (" + std::to_string(memory_mib) + " MiB)" + until);
   }
@@ -281,19 +228,6 @@ std::vector<T> read_blocks(variable_reader& reader, const std::string& path, con
     reader.read_block(k, std::as_writable_bytes(std::span<T>(out.data() + first, static_cast<std::size_t>(count))));
   }
   return out;
-}
-
-template <class T>
-std::uint64_t count_missing(std::vector<T>& values, const std::vector<double>& missing, bool skip) {
-  if (missing.empty()) return 0;
-  if (!skip) {
-    return static_cast<std::uint64_t>(
-        std::count_if(values.begin(), values.end(), [&](T x) { return is_missing(x, missing); }));
-  }
-  const auto kept = std::remove_if(values.begin(), values.end(), [&](T x) { return is_missing(x, missing); });
-  const auto dropped = static_cast<std::uint64_t>(values.end() - kept);
-  values.erase(kept, values.end());
-  return dropped;
 }
 
 variable_data read_variable(const std::string& path, const std::string& variable, file_format f,
@@ -315,6 +249,71 @@ variable_data read_variable(const std::string& path, const std::string& variable
 
 }  // namespace
 
+file_format checked_format(const input_spec& spec, const read_options& options) {
+  const std::string& path = spec.file;
+  const file_format f = detect(path, read_signature(path), options);
+  if (has_variables(f) && spec.variable.empty()) {
+    throw input_error(path, std::string(f == file_format::hdf5 ? "an " : "a ") + display_name(f) +
+                                " file: name the variable as FILE:VARIABLE (" + variable_names(path, f) + ")");
+  }
+  if (!has_variables(f) && !spec.variable.empty()) {
+    throw input_error(path,
+                      std::string("a ") + to_string(f) + " file has no variables, ':" + spec.variable + "' names one");
+  }
+  return f;
+}
+
+void check_variable_type(const std::string& path, const std::string& variable, dtype type,
+                         const read_options& options) {
+  if (options.type && *options.type != type) {
+    throw input_error(path, std::string("--dtype ") + to_string(*options.type) + " contradicts variable '" + variable +
+                                "' (" + to_string(type) + ")");
+  }
+}
+
+npy_header checked_npy_header(std::span<const std::byte> head, std::uint64_t file_size, const std::string& path,
+                              const read_options& options) {
+  const npy_header h = parse_npy_header(head, file_size, path);
+  if (h.opaque && options.type != dtype::bfloat16) {
+    throw input_error(path,
+                      "dtype 'V2' is two opaque bytes per element (np.save writes ml_dtypes' bfloat16 arrays this "
+                      "way): add --dtype bfloat16 if they are bfloat16");
+  }
+  if (options.type && *options.type != h.type) {
+    throw input_error(path, std::string("--dtype ") + to_string(*options.type) + " contradicts the .npy header (" +
+                                to_string(h.type) + ")");
+  }
+  return h;
+}
+
+dtype checked_raw_type(std::uint64_t file_size, const std::string& path, const read_options& options) {
+  if (!options.type) throw input_error(path, std::string("raw binary input needs --dtype (") + dtype_names() + ")");
+  const dtype t = *options.type;
+  if (file_size % item_size(t) != 0) {
+    throw input_error(path, "truncated data: " + std::to_string(file_size) + " bytes is not a whole number of " +
+                                to_string(t) + " elements (" + std::to_string(item_size(t)) + " bytes each)");
+  }
+  return t;
+}
+
+dtype checked_text_type(const std::string& path, const read_options& options) {
+  const dtype t = options.type.value_or(dtype::float64);
+  if (t != dtype::float32 && t != dtype::float64) {
+    throw input_error(path, std::string("text input is read as float32 or float64, not --dtype ") + to_string(t));
+  }
+  return t;
+}
+
+safetensors_tensor checked_tensor(std::span<const std::byte> head, std::uint64_t file_size, const input_spec& spec,
+                                  const read_options& options) {
+  const safetensors_tensor t = parse_safetensors(head, file_size, spec.variable, spec.file);
+  if (options.type && *options.type != t.type) {
+    throw input_error(spec.file, std::string("--dtype ") + to_string(*options.type) + " contradicts tensor '" +
+                                     spec.variable + "' (" + to_string(t.type) + ")");
+  }
+  return t;
+}
+
 dataset read_dataset(const std::string& input, const read_options& options) {
   const input_spec spec = split_input_spec(input);
   const std::string& path = spec.file;
@@ -322,21 +321,10 @@ dataset read_dataset(const std::string& input, const read_options& options) {
   d.path_ = input;
   d.file_name_ = spec.file;
   d.variable_ = spec.variable;
-  d.format_ = detect(path, read_signature(path), options);
-  if (has_variables(d.format_) && spec.variable.empty()) {
-    throw input_error(path, std::string(d.format_ == file_format::hdf5 ? "an " : "a ") + display_name(d.format_) +
-                                " file: name the variable as FILE:VARIABLE (" + variable_names(path, d.format_) + ")");
-  }
-  if (!has_variables(d.format_) && !spec.variable.empty()) {
-    throw input_error(
-        path, std::string("a ") + to_string(d.format_) + " file has no variables, ':" + spec.variable + "' names one");
-  }
+  d.format_ = checked_format(spec, options);
   if (d.format_ == file_format::netcdf || d.format_ == file_format::hdf5) {
     variable_data v = read_variable(path, spec.variable, d.format_, options);
-    if (options.type && *options.type != v.type) {
-      throw input_error(path, std::string("--dtype ") + to_string(*options.type) + " contradicts variable '" +
-                                  spec.variable + "' (" + to_string(v.type) + ")");
-    }
+    check_variable_type(path, spec.variable, v.type, options);
     d.type_ = v.type;
     d.in_place_ = false;
     d.floats_ = std::move(v.floats);
@@ -365,16 +353,7 @@ dataset read_dataset(const std::string& input, const read_options& options) {
   bool big_endian = false;
   switch (d.format_) {
     case file_format::npy: {
-      const npy_header h = parse_npy_header(bytes, path);
-      if (h.opaque && options.type != dtype::bfloat16) {
-        throw input_error(path,
-                          "dtype 'V2' is two opaque bytes per element (np.save writes ml_dtypes' bfloat16 arrays this "
-                          "way): add --dtype bfloat16 if they are bfloat16");
-      }
-      if (options.type && *options.type != h.type) {
-        throw input_error(path, std::string("--dtype ") + to_string(*options.type) + " contradicts the .npy header (" +
-                                    to_string(h.type) + ")");
-      }
+      const npy_header h = checked_npy_header(bytes, bytes.size(), path, options);
       d.type_ = h.type;
       d.shape_ = h.shape;
       big_endian = h.big_endian;
@@ -382,22 +361,12 @@ dataset read_dataset(const std::string& input, const read_options& options) {
       break;
     }
     case file_format::raw: {
-      if (!options.type) throw input_error(path, std::string("raw binary input needs --dtype (") + dtype_names() + ")");
-      d.type_ = *options.type;
-      if (bytes.size() % item_size(d.type_) != 0) {
-        throw input_error(path, "truncated data: " + std::to_string(bytes.size()) + " bytes is not a whole number of " +
-                                    to_string(d.type_) + " elements (" + std::to_string(item_size(d.type_)) +
-                                    " bytes each)");
-      }
+      d.type_ = checked_raw_type(bytes.size(), path, options);
       data = bytes;
       break;
     }
     case file_format::text: {
-      d.type_ = options.type.value_or(dtype::float64);
-      if (d.type_ != dtype::float32 && d.type_ != dtype::float64) {
-        throw input_error(path,
-                          std::string("text input is read as float32 or float64, not --dtype ") + to_string(d.type_));
-      }
+      d.type_ = checked_text_type(path, options);
       const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
       d.in_place_ = false;
       const std::size_t comma = options.column.find(',');
@@ -430,11 +399,7 @@ dataset read_dataset(const std::string& input, const read_options& options) {
       return d;
     }
     case file_format::safetensors: {
-      const safetensors_tensor t = parse_safetensors(bytes, spec.variable, path);
-      if (options.type && *options.type != t.type) {
-        throw input_error(path, std::string("--dtype ") + to_string(*options.type) + " contradicts tensor '" +
-                                    spec.variable + "' (" + to_string(t.type) + ")");
-      }
+      const safetensors_tensor t = checked_tensor(bytes, bytes.size(), spec, options);
       d.type_ = t.type;
       d.shape_ = t.shape;
       data = bytes.subspan(t.data_offset, static_cast<std::size_t>(t.count * item_size(t.type)));

@@ -5,6 +5,7 @@
 // data is never copied), except big-endian data, data misaligned for its type, and int8, int16, uint8 and uint16
 // elements (widened exactly to int32 or uint32), which are converted into memory. Text files are parsed into memory.
 // NetCDF and HDF5 variables are read block by block (whole chunks) into one buffer: the variable must fit in memory.
+// Inputs larger than memory are read chunk by chunk instead (element_stream.hpp).
 #pragma once
 
 #include <array>
@@ -73,6 +74,7 @@ class dataset {
 
  private:
   friend dataset read_dataset(const std::string& path, const read_options& options);
+  friend class element_stream;  // describes a streamed input with a dataset that holds no elements
   dataset() = default;
   template <class T>
   std::span<const std::byte> little_endian_bytes(std::span<const T> values);

@@ -14,13 +14,7 @@ namespace detred::verify {
 namespace {
 
 // HDF5 prints its error stack on stderr by default; the tool reports one line of its own instead.
-void silence_hdf5() {
-  static const bool done = [] {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    return true;
-  }();
-  (void)done;
-}
+void silence_hdf5() { silence_hdf5_errors(); }
 
 // Closes an HDF5 identifier with the matching function.
 class handle {
@@ -266,6 +260,8 @@ std::unique_ptr<variable_reader> open_hdf5_variable_in_memory(const std::string&
   if (!file.valid()) throw input_error(name, "cannot open as HDF5 (not an HDF5 file, or a damaged one)");
   return std::make_unique<hdf5_variable>(name, std::move(file), variable, block_bytes);
 }
+
+void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 std::vector<std::string> hdf5_float_variables(const std::string& path) { return list_floats(open_file(path).get()); }
 

@@ -24,6 +24,11 @@ std::unique_ptr<variable_reader> open_hdf5_variable_in_memory(const std::string&
                                                               std::size_t size, const std::string& variable,
                                                               std::uint64_t block_bytes = default_block_bytes);
 
+/// Turns off HDF5's printing of its error stack in the calling thread (the library, thread-safe in Debian, keeps
+/// that setting per thread): the tool reports one line of its own. The readers call it on the thread that opens a
+/// file; a thread that reads blocks later (element_stream's reading thread, through NetCDF too) calls it again.
+void silence_hdf5_errors();
+
 /// The paths of the float32 and float64 datasets of an HDF5 file. Throws input_error.
 std::vector<std::string> hdf5_float_variables(const std::string& path);
 

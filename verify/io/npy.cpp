@@ -195,7 +195,12 @@ bool has_npy_magic(std::span<const std::byte> file) {
 }
 
 npy_header parse_npy_header(std::span<const std::byte> file, const std::string& name) {
-  if (file.empty()) throw input_error(name, "empty file (0 bytes)");
+  return parse_npy_header(file, file.size(), name);
+}
+
+// `file` is the file's head here: every header check reads it, the size checks use file_size.
+npy_header parse_npy_header(std::span<const std::byte> file, std::uint64_t file_size, const std::string& name) {
+  if (file_size == 0) throw input_error(name, "empty file (0 bytes)");
   if (!has_npy_magic(file)) throw input_error(name, "not a .npy file (the magic string \\x93NUMPY is missing)");
   if (file.size() < 10) throw input_error(name, "truncated .npy header (" + std::to_string(file.size()) + " bytes)");
   const int major = static_cast<int>(file[6]);
@@ -233,7 +238,8 @@ npy_header parse_npy_header(std::span<const std::byte> file, const std::string& 
                       "file order is not the C-order flattening); save np.ascontiguousarray(a) instead");
   }
   const std::uint64_t size = item_size(h.type);
-  const std::uint64_t available = file.size() - h.data_offset;
+  if (file_size < h.data_offset) throw input_error(name, "truncated .npy header");
+  const std::uint64_t available = file_size - h.data_offset;
   if (h.count > available / size) {
     throw input_error(
         name, "truncated data: the header claims " + std::to_string(h.count) + " elements (" +

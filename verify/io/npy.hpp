@@ -39,6 +39,9 @@ bool has_npy_magic(std::span<const std::byte> file);
 /// for a bad magic string or version, a truncated or oversized header, malformed header text, an unsupported dtype,
 /// an unsupported Fortran-order array, or a size that does not match the data the file holds.
 npy_header parse_npy_header(std::span<const std::byte> file, const std::string& name);
+/// The same from the file's first bytes (all of them, or at least npy_max_header_bytes + 12) and its size: a file
+/// read as a stream is checked without being read whole.
+npy_header parse_npy_header(std::span<const std::byte> head, std::uint64_t file_size, const std::string& name);
 
 /// Writes n elements to a .npy file (version 1.0, little-endian, shape (n,)) in chunks, so that datasets larger
 /// than memory can be written. Elements are encoded byte by byte, the same on every machine.

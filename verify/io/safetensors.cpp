@@ -43,23 +43,24 @@ struct header {
   std::uint64_t data_size = 0;
 };
 
-header parse_header(std::span<const std::byte> file, const std::string& name) {
-  if (file.size() < 8) {
+// `file` is the file's head (at least the length and the header, when the file holds them); file_size its size.
+header parse_header(std::span<const std::byte> file, std::uint64_t file_size, const std::string& name) {
+  if (file_size < 8 || file.size() < 8) {
     throw input_error(
-        name, "truncated safetensors file: " + std::to_string(file.size()) + " bytes, the header length alone takes 8");
+        name, "truncated safetensors file: " + std::to_string(file_size) + " bytes, the header length alone takes 8");
   }
   const std::uint64_t length = header_length(file);
   if (length > safetensors_max_header_bytes) {
     throw input_error(name, "oversized safetensors header: " + std::to_string(length) + " bytes (the limit is " +
                                 std::to_string(safetensors_max_header_bytes) + ")");
   }
-  if (length > file.size() - 8) {
+  if (length > file_size - 8 || length > file.size() - 8) {
     throw input_error(name, "truncated safetensors header: it claims " + std::to_string(length) +
-                                " bytes, the file holds " + std::to_string(file.size() - 8) + " after the length");
+                                " bytes, the file holds " + std::to_string(file_size - 8) + " after the length");
   }
   header h;
   h.data_start = 8 + static_cast<std::size_t>(length);
-  h.data_size = file.size() - h.data_start;
+  h.data_size = file_size - h.data_start;
   const char* text = reinterpret_cast<const char*>(file.data() + 8);
   try {
     h.entries = nlohmann::json::parse(text, text + length);
@@ -109,7 +110,12 @@ bool has_safetensors_layout(std::span<const std::byte> file) {
 
 safetensors_tensor parse_safetensors(std::span<const std::byte> file, const std::string& tensor,
                                      const std::string& name) {
-  const header h = parse_header(file, name);
+  return parse_safetensors(file, file.size(), tensor, name);
+}
+
+safetensors_tensor parse_safetensors(std::span<const std::byte> head, std::uint64_t file_size,
+                                     const std::string& tensor, const std::string& name) {
+  const header h = parse_header(head, file_size, name);
   if (tensor == "__metadata__" || !h.entries.contains(tensor)) {
     throw input_error(name,
                       "no tensor '" + tensor + "' (" + describe_variables("readable tensors", float_names(h)) + ")");
@@ -142,7 +148,7 @@ safetensors_tensor parse_safetensors(std::span<const std::byte> file, const std:
 }
 
 std::vector<std::string> safetensors_float_tensors(std::span<const std::byte> file, const std::string& name) {
-  return float_names(parse_header(file, name));
+  return float_names(parse_header(file, file.size(), name));
 }
 
 }  // namespace detred::verify

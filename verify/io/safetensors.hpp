@@ -35,6 +35,11 @@ bool has_safetensors_layout(std::span<const std::byte> file);
 safetensors_tensor parse_safetensors(std::span<const std::byte> file, const std::string& tensor,
                                      const std::string& name);
 
+/// The same from the file's first bytes (at least the 8-byte length and the header it gives, when the file holds
+/// them) and its size: a file read as a stream is checked without being read whole.
+safetensors_tensor parse_safetensors(std::span<const std::byte> head, std::uint64_t file_size,
+                                     const std::string& tensor, const std::string& name);
+
 /// The names of the tensors of accepted dtypes in a safetensors file (the header is checked as by parse_safetensors).
 std::vector<std::string> safetensors_float_tensors(std::span<const std::byte> file, const std::string& name);
 

@@ -63,82 +63,102 @@ std::optional<std::size_t> as_index(const std::string& column) {
   return v;
 }
 
+}  // namespace
+
+// Each column is an index, or a name resolved from the header line.
+template <class T>
+text_parser<T>::text_parser(std::vector<std::string> columns, std::string name)
+    : columns_(std::move(columns)), name_(std::move(name)) {
+  for (const std::string& c : columns_) {
+    selected_.push_back(as_index(c));
+    all_indices_ = all_indices_ && selected_.back().has_value();
+  }
+}
+
+template <class T>
+void text_parser<T>::line(std::string_view raw, std::array<std::vector<T>, 2>& out) {
+  const char* type = sizeof(T) == 4 ? "float32" : "float64";
+  const std::string_view line = trim(raw);
+  ++line_number_;
+  if (line.empty() || line.front() == '#') return;
+  const std::string where = "line " + std::to_string(line_number_) + ": ";
+
+  std::vector<std::string_view> fields;
+  if (columns_.empty()) {
+    if (line.find(',') != std::string_view::npos) {
+      throw input_error(name_, where + "expected one number per line, found a ',' (use --column for CSV)");
+    }
+    fields.push_back(line);
+  } else {
+    const std::vector<std::string_view> all = split_fields(line);
+    if (first_ && !all_indices_) {
+      for (std::size_t c = 0; c < columns_.size(); ++c) {
+        for (std::size_t k = 0; k < all.size() && !selected_[c]; ++k) {
+          if (all[k] == columns_[c]) selected_[c] = k;
+        }
+        if (!selected_[c]) {
+          throw input_error(name_, where + "no column named '" + printable(columns_[c]) + "' in the header line");
+        }
+      }
+      first_ = false;
+      return;
+    }
+    for (const std::optional<std::size_t>& k : selected_) {
+      if (*k >= all.size()) {
+        throw input_error(name_, where + "has " + std::to_string(all.size()) + " fields, column " + std::to_string(*k) +
+                                     " (0-based) was requested");
+      }
+      fields.push_back(all[*k]);
+    }
+    T probe{};
+    if (first_ && parse_number(fields[0], probe) == parse_status::not_a_number) {
+      first_ = false;  // a header line above numeric data
+      return;
+    }
+  }
+  first_ = false;
+
+  for (std::size_t c = 0; c < fields.size(); ++c) {
+    T value{};
+    switch (parse_number(fields[c], value)) {
+      case parse_status::ok:
+        break;
+      case parse_status::not_a_number:
+        throw input_error(name_, where + "cannot parse '" + printable(fields[c]) + "' as a number");
+      case parse_status::out_of_range:
+        throw input_error(name_, where + "'" + printable(fields[c]) + "' is out of the range of " + type +
+                                     " (it overflows, or underflows to zero)");
+    }
+    if (value != value) {
+      throw input_error(name_, where + "NaN is not accepted in text input (binary inputs may hold NaN)");
+    }
+    out[c].push_back(value);
+  }
+  numbers_ = true;
+}
+
+template <class T>
+void text_parser<T>::finish() const {
+  if (!numbers_) throw input_error(name_, "no numbers found in the text");
+}
+
+template class text_parser<float>;
+template class text_parser<double>;
+
+namespace {
+
 // The selected columns of every data line (one column, the whole line, when `columns` is empty).
 template <class T>
-std::vector<std::vector<T>> parse(std::string_view text, const std::vector<std::string>& columns,
-                                  const std::string& name) {
-  const char* type = sizeof(T) == 4 ? "float32" : "float64";
-  // Each column is an index, or a name resolved from the header line.
-  std::vector<std::optional<std::size_t>> selected;
-  bool all_indices = true;
-  for (const std::string& c : columns) {
-    selected.push_back(as_index(c));
-    all_indices = all_indices && selected.back().has_value();
-  }
-  bool first = true;
-  std::vector<std::vector<T>> out(columns.empty() ? 1 : columns.size());
-  std::size_t line_number = 0;
+std::array<std::vector<T>, 2> parse(std::string_view text, const std::vector<std::string>& columns,
+                                    const std::string& name) {
+  text_parser<T> parser(columns, name);
+  std::array<std::vector<T>, 2> out;
   while (!text.empty()) {
     const std::size_t newline = text.find('\n');
-    const std::string_view line = trim(text.substr(0, newline));
+    parser.line(text.substr(0, newline), out);
     text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
-    ++line_number;
-    if (line.empty() || line.front() == '#') continue;
-    const std::string where = "line " + std::to_string(line_number) + ": ";
-
-    std::vector<std::string_view> fields;
-    if (columns.empty()) {
-      if (line.find(',') != std::string_view::npos) {
-        throw input_error(name, where + "expected one number per line, found a ',' (use --column for CSV)");
-      }
-      fields.push_back(line);
-    } else {
-      const std::vector<std::string_view> all = split_fields(line);
-      if (first && !all_indices) {
-        for (std::size_t c = 0; c < columns.size(); ++c) {
-          for (std::size_t k = 0; k < all.size() && !selected[c]; ++k) {
-            if (all[k] == columns[c]) selected[c] = k;
-          }
-          if (!selected[c]) {
-            throw input_error(name, where + "no column named '" + printable(columns[c]) + "' in the header line");
-          }
-        }
-        first = false;
-        continue;
-      }
-      for (const std::optional<std::size_t>& k : selected) {
-        if (*k >= all.size()) {
-          throw input_error(name, where + "has " + std::to_string(all.size()) + " fields, column " +
-                                      std::to_string(*k) + " (0-based) was requested");
-        }
-        fields.push_back(all[*k]);
-      }
-      T probe{};
-      if (first && parse_number(fields[0], probe) == parse_status::not_a_number) {
-        first = false;  // a header line above numeric data
-        continue;
-      }
-    }
-    first = false;
-
-    for (std::size_t c = 0; c < fields.size(); ++c) {
-      T value{};
-      switch (parse_number(fields[c], value)) {
-        case parse_status::ok:
-          break;
-        case parse_status::not_a_number:
-          throw input_error(name, where + "cannot parse '" + printable(fields[c]) + "' as a number");
-        case parse_status::out_of_range:
-          throw input_error(name, where + "'" + printable(fields[c]) + "' is out of the range of " + type +
-                                      " (it overflows, or underflows to zero)");
-      }
-      if (value != value) {
-        throw input_error(name, where + "NaN is not accepted in text input (binary inputs may hold NaN)");
-      }
-      out[c].push_back(value);
-    }
   }
-  if (out[0].empty()) throw input_error(name, "no numbers found in the text");
+  parser.finish();
   return out;
 }
 
@@ -158,14 +178,12 @@ std::vector<float> parse_text_f32(std::string_view text, const std::string& colu
 
 std::array<std::vector<double>, 2> parse_text_pair_f64(std::string_view text, const std::string& first,
                                                        const std::string& second, const std::string& name) {
-  auto columns = parse<double>(text, {first, second}, name);
-  return {std::move(columns[0]), std::move(columns[1])};
+  return parse<double>(text, {first, second}, name);
 }
 
 std::array<std::vector<float>, 2> parse_text_pair_f32(std::string_view text, const std::string& first,
                                                       const std::string& second, const std::string& name) {
-  auto columns = parse<float>(text, {first, second}, name);
-  return {std::move(columns[0]), std::move(columns[1])};
+  return parse<float>(text, {first, second}, name);
 }
 
 }  // namespace detred::verify

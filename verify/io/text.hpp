@@ -13,6 +13,8 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,5 +31,27 @@ std::array<std::vector<double>, 2> parse_text_pair_f64(std::string_view text, co
                                                        const std::string& second, const std::string& name);
 std::array<std::vector<float>, 2> parse_text_pair_f32(std::string_view text, const std::string& first,
                                                       const std::string& second, const std::string& name);
+
+/// The same rules, a line at a time, for text read in pieces (element_stream.hpp); the functions above use it.
+template <class T>
+class text_parser {
+ public:
+  /// columns: empty (one number per line), one column or two (index or header name each).
+  text_parser(std::vector<std::string> columns, std::string name);
+  /// Parses the next line (its '\n' removed; a '\r' before it is accepted) and appends its numbers: out[0] gets
+  /// the (first) column, out[1] the second. Throws input_error naming the file and the line.
+  void line(std::string_view line, std::array<std::vector<T>, 2>& out);
+  /// After the last line: throws input_error if the text held no numbers.
+  void finish() const;
+
+ private:
+  std::vector<std::string> columns_;
+  std::string name_;
+  std::vector<std::optional<std::size_t>> selected_;
+  bool all_indices_ = true;
+  bool first_ = true;
+  bool numbers_ = false;
+  std::size_t line_number_ = 0;
+};
 
 }  // namespace detred::verify

@@ -3,10 +3,11 @@
 //
 // Block k holds elements [k * block_elements(), min(size(), (k + 1) * block_elements())) of the row-major
 // flattening. The blocks follow the variable's storage (whole chunks of a chunked variable), so that each block is
-// decoded once. Today the dataset reads every block into one buffer; a streaming accumulator could consume them
-// one at a time instead.
+// decoded once. read_dataset reads every block into one buffer; element_stream (element_stream.hpp) takes them one
+// at a time.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -46,5 +47,25 @@ std::uint64_t rows_per_block(const std::vector<std::uint64_t>& shape, std::uint6
 
 /// Elements in a block of `rows` whole rows along the first dimension (at least 1; 1 for a scalar).
 std::uint64_t elements_in_rows(const std::vector<std::uint64_t>& shape, std::uint64_t rows);
+
+/// True if x equals one of the missing values (== : +0 and -0 match each other; a NaN value matches every NaN).
+template <class T>
+inline bool is_missing(T x, const std::vector<double>& missing) {
+  return std::any_of(missing.begin(), missing.end(), [x](double m) { return x == m || (m != m && x != x); });
+}
+
+/// The elements of `values` equal to a missing value: counted, and removed when `skip` (the rest keeps its order).
+template <class T>
+inline std::uint64_t count_missing(std::vector<T>& values, const std::vector<double>& missing, bool skip) {
+  if (missing.empty()) return 0;
+  if (!skip) {
+    return static_cast<std::uint64_t>(
+        std::count_if(values.begin(), values.end(), [&](T x) { return is_missing(x, missing); }));
+  }
+  const auto kept = std::remove_if(values.begin(), values.end(), [&](T x) { return is_missing(x, missing); });
+  const auto dropped = static_cast<std::uint64_t>(values.end() - kept);
+  values.erase(kept, values.end());
+  return dropped;
+}
 
 }  // namespace detred::verify

@@ -94,6 +94,9 @@ T correctly_rounded_of(const exact_sums& s) {
 
 }  // namespace
 
+exact_sums sum_totals(const exact_accumulator& acc) { return sums_of(acc); }
+exact_sums asum_totals(const exact_accumulator& acc) { return asum_of(acc); }
+
 namespace detail {
 
 template <class T>

@@ -49,6 +49,11 @@ exact_sums exact_sum(std::span<const bfloat16> x, const progress_callback& progr
 exact_sums exact_asum(std::span<const double> x, const progress_callback& progress = {});
 exact_sums exact_asum(std::span<const float> x, const progress_callback& progress = {});
 
+class exact_accumulator;
+/// The totals of an accumulator fed chunk by chunk: exact_sum's and exact_asum's result over all its elements.
+exact_sums sum_totals(const exact_accumulator& acc);
+exact_sums asum_totals(const exact_accumulator& acc);
+
 /// The exact sum rounded once, to nearest even, to the type (with IEEE's Inf on overflow and its sign of zero).
 double correctly_rounded_f64(const exact_sums& s);
 float correctly_rounded_f32(const exact_sums& s);

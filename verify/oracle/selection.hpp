@@ -76,4 +76,49 @@ T oracle_max(std::span<const T> x) {
   return selection_detail::value_at(x, oracle_argmax(x));
 }
 
+/// The same selection over elements that arrive in chunks: each chunk's own selection against the best so far,
+/// replaced only by a strictly better element (so ties keep the earlier index) or by a first NaN, which then stays.
+template <class T>
+class running_selection {
+ public:
+  explicit running_selection(bool smallest) : smallest_(smallest) {}
+
+  void add(std::span<const T> x) {
+    if (!x.empty() && !nan_) {
+      const std::uint64_t nan = selection_detail::first_nan(x);
+      if (nan < x.size()) {
+        nan_ = true;
+        index_ = offset_ + nan;
+        value_ = x[nan];
+      } else {
+        const std::uint64_t local = selection_detail::select(x, smallest_);
+        const bool better =
+            smallest_ ? selection_detail::before(x[local], value_) : selection_detail::before(value_, x[local]);
+        if (!any_ || better) {
+          index_ = offset_ + local;
+          value_ = x[local];
+        }
+      }
+      any_ = true;
+    }
+    offset_ += x.size();
+  }
+  /// The selected index and value (the canonical NaN for a NaN); the elements must not all be empty.
+  std::uint64_t index() const { return index_; }
+  T value() const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (nan_) return std::numeric_limits<T>::quiet_NaN();
+    }
+    return value_;
+  }
+
+ private:
+  bool smallest_;
+  bool any_ = false;
+  bool nan_ = false;
+  std::uint64_t offset_ = 0;
+  std::uint64_t index_ = 0;
+  T value_{};
+};
+
 }  // namespace detred::verify
