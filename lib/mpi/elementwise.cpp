@@ -50,15 +50,22 @@ void elementwise(std::span<const T> x, std::span<T> out, MPI_Comm comm, const op
     receive_counts[r] = static_cast<int>(mine);
     receive_displacements[r] = static_cast<int>(r * mine);
   }
-  // Left uninitialized: MPI_Alltoallv writes all of it (zeroing 8 bytes per element first costs a pass of its own).
-  const std::unique_ptr<T[]> matrix(new T[p * mine]);
-  check(MPI_Alltoallv(x.data(), send_counts.data(), send_displacements.data(), datatype<T>(), matrix.get(),
+  // Kept between calls (per thread) and left uninitialized: MPI_Alltoallv writes all of it. A fresh allocation of
+  // this size is a new mapping each call, whose page faults cost more than the column sums.
+  thread_local std::unique_ptr<T[]> kept;
+  thread_local std::uint64_t kept_size = 0;
+  if (kept_size < p * mine) {
+    kept.reset(new T[p * mine]);
+    kept_size = p * mine;
+  }
+  T* const matrix = kept.get();
+  check(MPI_Alltoallv(x.data(), send_counts.data(), send_displacements.data(), datatype<T>(), matrix,
                       receive_counts.data(), receive_displacements.data(), datatype<T>(), comm),
         "MPI_Alltoallv");
 
   std::vector<T> sums(mine);
   if (mine > 0) {
-    detred::sum(matrix_view<T>{matrix.get(), p, mine, mine, layout::row_major}, 0, std::span<T>(sums), opt);
+    detred::sum(matrix_view<T>{matrix, p, mine, mine, layout::row_major}, 0, std::span<T>(sums), opt);
   }
   // out may alias x: x is no longer read.
   check(MPI_Allgatherv(sums.data(), static_cast<int>(mine), datatype<T>(), out.data(), send_counts.data(),
