@@ -27,10 +27,10 @@ bool has_mode(operation op) {
   return op == operation::sum || op == operation::dot || op == operation::asum || op == operation::nrm2;
 }
 
-/// The state of Op, empty.
-template <class Op>
+/// An empty state of class State (a partial::state_for<Op> or partial::exact_state<T>).
+template <class State>
 std::unique_ptr<partial_state::impl> make_state(operation op, mode m, element_type t, const options& opt) {
-  auto s = std::make_unique<partial::state_for<Op>>();
+  auto s = std::make_unique<State>();
   s->op = op;
   s->mode = m;
   s->type = t;
@@ -52,12 +52,7 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const opti
     // Exact mode's state is a superaccumulator: the order of the terms does not matter (exact_state.hpp).
     if constexpr (is_float<T>) {
       if (op == operation::sum || op == operation::asum || op == operation::dot) {
-        auto s = std::make_unique<partial::exact_state<T>>();
-        s->op = op;
-        s->mode = m;
-        s->type = t;
-        s->how = {.threads = opt.threads, .instruction_set = opt.isa};
-        return s;
+        return make_state<partial::exact_state<T>>(op, m, t, opt);
       }
     }
     throw error(std::string("partial_state: ") + to_string(op) + " of " + to_string(t) +
@@ -67,11 +62,18 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const opti
     throw error(std::string("partial_state: ") + to_string(op) + " has no partial state in " + to_string(m) +
                 " mode (tree and compensated have one)");
   }
-  const auto make = [&]<class Op>() { return make_state<Op>(op, m, t, opt); };
+  const auto make = [&]<class Op>() { return make_state<partial::state_for<Op>>(op, m, t, opt); };
   const auto refuse = [&](const char* which) -> std::unique_ptr<partial_state::impl> {
     throw error(std::string("partial_state: ") + to_string(t) + " elements have no " + to_string(op) + " (" + which +
                 ")");
   };
+  if constexpr (!is_half<T>) {
+    // The selections: floats and integers alike.
+    if (op == operation::min) return make.template operator()<order::min_op<T>>();
+    if (op == operation::max) return make.template operator()<order::max_op<T>>();
+    if (op == operation::argmin) return make.template operator()<order::argmin_op<T>>();
+    if (op == operation::argmax) return make.template operator()<order::argmax_op<T>>();
+  }
   if constexpr (is_float<T>) {
     switch (op) {
       case operation::sum:
@@ -82,16 +84,10 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const opti
         return with_policy(m, [&]<class P>() { return make.template operator()<order::asum_op<T, P>>(); });
       case operation::nrm2:
         return with_policy(m, [&]<class P>() { return make.template operator()<order::nrm2_op<T, P>>(); });
-      case operation::min:
-        return make.template operator()<order::min_op<T>>();
-      case operation::max:
-        return make.template operator()<order::max_op<T>>();
-      case operation::argmin:
-        return make.template operator()<order::argmin_op<T>>();
-      case operation::argmax:
-        return make.template operator()<order::argmax_op<T>>();
       case operation::stats:
         return make.template operator()<order::moments_op<T>>();
+      default:
+        break;
     }
   } else if constexpr (is_half<T>) {
     if (op == operation::sum)
@@ -100,20 +96,8 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const opti
       return with_policy(m, [&]<class P>() { return make.template operator()<order::dot_op<T, P>>(); });
     return refuse("16-bit floats: sum and dot");
   } else {
-    switch (op) {
-      case operation::sum:
-        return make.template operator()<order::integer_sum_op<T>>();
-      case operation::min:
-        return make.template operator()<order::min_op<T>>();
-      case operation::max:
-        return make.template operator()<order::max_op<T>>();
-      case operation::argmin:
-        return make.template operator()<order::argmin_op<T>>();
-      case operation::argmax:
-        return make.template operator()<order::argmax_op<T>>();
-      default:
-        return refuse("integers: sum, min, max, argmin, argmax");
-    }
+    if (op == operation::sum) return make.template operator()<order::integer_sum_op<T>>();
+    return refuse("integers: sum, min, max, argmin, argmax");
   }
   throw error("partial_state: unknown operation " + std::to_string(static_cast<int>(op)));
 }
