@@ -12,6 +12,7 @@
 
 #include "detred/detred.hpp"
 #include "detred/partial.hpp"
+#include "partial/bytes.hpp"
 #include "partial_cases.hpp"
 #include "test_data.hpp"
 
@@ -234,6 +235,15 @@ TEST(PartialStateFormat, CorruptTruncatedAndForeignStatesAreRefused) {
     EXPECT_NE(error_of(std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(size))), "")
         << size;
   }
+  // A nonzero reserved byte behind a valid checksum: refused, since serializing it again would give other bytes.
+  bad = std::vector<std::byte>(good.begin(), good.end() - 8);
+  bad[19] = std::byte{10};
+  {
+    const std::uint64_t sum = detred::partial::checksum(bad);
+    const auto* p = reinterpret_cast<const std::byte*>(&sum);
+    bad.insert(bad.end(), p, p + sizeof sum);
+  }
+  EXPECT_NE(error_of(bad).find("reserved header byte 10"), std::string::npos) << error_of(bad);
   // Another format version, another order version: named, even though the checksum would also fail.
   bad = good;
   bad[8] = std::byte{2};

@@ -329,7 +329,9 @@ partial_state partial_state::deserialize(std::span<const std::byte> bytes) {
   const auto op = in.get<std::uint8_t>("header");
   const auto m_code = in.get<std::uint8_t>("header");
   const auto type = in.get<std::uint8_t>("header");
-  in.get<std::uint8_t>("header");
+  // Reserved for a later format; a nonzero byte would not survive a round trip, so it is corruption in version 1.
+  const auto reserved = in.get<std::uint8_t>("header");
+  if (reserved != 0) throw error("partial state: corrupt: reserved header byte " + std::to_string(reserved));
   if (op > static_cast<std::uint8_t>(operation::stats))
     throw error("partial state: corrupt: operation code " + std::to_string(op));
   if (m_code > static_cast<std::uint8_t>(mode::exact))
