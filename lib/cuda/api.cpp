@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 #include <cuda_runtime_api.h>
 
@@ -14,6 +15,7 @@
 #include "detred/cuda.hpp"
 #include "detred/order.hpp"
 #include "enqueue.hpp"
+#include "exact_enqueue.hpp"
 #include "host_reduction.hpp"
 #include "launch_plan.hpp"
 #include "workspace_state.hpp"
@@ -46,46 +48,98 @@ void enqueue_into(const order::operands<Op>& x, std::uint64_t n, typename Op::re
   detail::enqueue_reduction<Op>(x, n, plan, s.partials, result, stream);
 }
 
-/// Op over device operands: enqueued into the workspace's result slot, copied back, waited for.
-template <class Op>
-typename Op::result run_device(const order::operands<Op>& x, std::uint64_t n, workspace& ws, stream_t stream,
-                               const char* what) {
-  using R = typename Op::result;
+/// Copies the result of the work enqueued into the workspace's result slot back, and waits for it.
+template <class R>
+R fetch_result(workspace& ws, stream_t stream) {
   static_assert(sizeof(R) <= state::slot_bytes);
   state& s = detail::workspace_access::of(ws);
-  enqueue_into<Op>(x, n, static_cast<R*>(s.result), ws, stream, what);
   check(cudaMemcpyAsync(s.host_result, s.result, sizeof(R), cudaMemcpyDeviceToHost, stream),
         "cudaMemcpyAsync (result)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   return *static_cast<const R*>(s.host_result);
 }
 
-/// Op over operands that may be in host memory: device or managed memory is reduced in place, host memory is
-/// copied to the workspace's staging buffer first (each operand at a 256-byte boundary).
+/// Op over device operands: enqueued into the workspace's result slot, copied back, waited for.
+template <class Op>
+typename Op::result run_device(const order::operands<Op>& x, std::uint64_t n, workspace& ws, stream_t stream,
+                               const char* what) {
+  using R = typename Op::result;
+  enqueue_into<Op>(x, n, static_cast<R*>(detail::workspace_access::of(ws).result), ws, stream, what);
+  return fetch_result<R>(ws, stream);
+}
+
+/// Makes the operands data[0..arity) of n elements readable by the device: device and managed memory as they are,
+/// host memory copied to the workspace's staging buffer (each operand at a 256-byte boundary).
+template <class In>
+void stage_operands(const In** data, unsigned arity, std::uint64_t n, workspace& ws, stream_t stream) {
+  if (n == 0) return;
+  state& s = detail::workspace_access::of(ws);
+  s.check_current_device();
+  bool on_host[2] = {false, false};
+  unsigned host_operands = 0;
+  for (unsigned a = 0; a < arity; ++a) {
+    cudaPointerAttributes attributes{};
+    check(cudaPointerGetAttributes(&attributes, data[a]), "cudaPointerGetAttributes");
+    on_host[a] = attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged;
+    host_operands += on_host[a] ? 1 : 0;
+  }
+  if (host_operands == 0) return;
+  const std::uint64_t bytes = n * sizeof(In);
+  const std::uint64_t stride = (bytes + 255) / 256 * 256;
+  s.reserve_staging(stride * host_operands, stream);
+  char* to = static_cast<char*>(s.staging);
+  for (unsigned a = 0; a < arity; ++a) {
+    if (!on_host[a]) continue;
+    check(cudaMemcpyAsync(to, data[a], bytes, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync (input to the device)");
+    data[a] = reinterpret_cast<const In*>(to);
+    to += stride;
+  }
+}
+
+/// Op over operands that may be in host memory (stage_operands).
 template <class Op>
 typename Op::result run_host(const order::operands<Op>& x, std::uint64_t n, workspace& ws, stream_t stream,
                              const char* what) {
-  if (n == 0) return run_device<Op>(x, n, ws, stream, what);
-  bool on_device = true;
-  for (unsigned a = 0; a < Op::arity; ++a) {
-    cudaPointerAttributes attributes{};
-    check(cudaPointerGetAttributes(&attributes, x.data[a]), "cudaPointerGetAttributes");
-    on_device = on_device && (attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged);
-  }
-  if (on_device) return run_device<Op>(x, n, ws, stream, what);
-  state& s = detail::workspace_access::of(ws);
-  s.check_current_device();
-  const std::uint64_t bytes = n * sizeof(typename Op::input);
-  const std::uint64_t stride = (bytes + 255) / 256 * 256;
-  s.reserve_staging(stride * Op::arity, stream);
   order::operands<Op> staged = x;
-  for (unsigned a = 0; a < Op::arity; ++a) {
-    void* to = static_cast<char*>(s.staging) + a * stride;
-    check(cudaMemcpyAsync(to, x.data[a], bytes, cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync (input to the device)");
-    staged.data[a] = static_cast<const typename Op::input*>(to);
-  }
+  stage_operands(staged.data, Op::arity, n, ws, stream);
   return run_device<Op>(staged, n, ws, stream, what);
+}
+
+template <class T>
+constexpr bool has_exact = std::is_same_v<T, double> || std::is_same_v<T, float>;
+
+/// Exact mode (exact.cu): enqueues the correctly rounded result of `kind` over device operands into `result`.
+template <class T>
+void exact_into(detail::exact_kind kind, const T* x, const T* y, std::uint64_t n, order::float_value_t<T>* result,
+                workspace& ws, stream_t stream, const char* what) {
+  if constexpr (!has_exact<T>) {
+    throw error(std::string(what) + ": mode exact is not available for 16-bit floats (float and double only)");
+  } else {
+    if (result == nullptr) throw error(std::string(what) + ": the result pointer is null");
+    if (n != 0 && (x == nullptr || (kind == detail::exact_kind::dot && y == nullptr))) {
+      throw error(std::string(what) + ": an input pointer is null");
+    }
+    state& s = detail::workspace_access::of(ws);
+    s.check_current_device();
+    detail::enqueue_exact<T>(kind, x, y, n, s.exact, {.result = result}, stream);
+  }
+}
+
+/// Exact mode over device operands, waited for.
+template <class T>
+order::float_value_t<T> exact_run(detail::exact_kind kind, const T* x, const T* y, std::uint64_t n, workspace& ws,
+                                  stream_t stream, const char* what) {
+  using R = order::float_value_t<T>;
+  exact_into(kind, x, y, n, static_cast<R*>(detail::workspace_access::of(ws).result), ws, stream, what);
+  return fetch_result<R>(ws, stream);
+}
+
+/// Exact mode over operands that may be in host memory (stage_operands), waited for.
+template <class T>
+T exact_host(detail::exact_kind kind, const T* x, const T* y, std::uint64_t n, workspace& ws, stream_t stream) {
+  const T* data[2] = {x, y};
+  stage_operands(data, kind == detail::exact_kind::dot ? 2 : 1, n, ws, stream);
+  return exact_run(kind, data[0], kind == detail::exact_kind::dot ? data[1] : data[0], n, ws, stream, "CUDA backend");
 }
 
 template <class Op>
@@ -102,12 +156,16 @@ order::operands<Op> two(std::span<const typename Op::input> x, std::span<const t
 
 template <class T, class Result>
 void sum_async_any(std::span<const T> x, Result* result, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact)
+    return exact_into(detail::exact_kind::sum, x.data(), x.data(), x.size(), result, ws, stream, "detred::cuda::sum");
   with_sum_operator<T>(without_exact(m, "detred::cuda::sum"),
                        [&]<class Op>() { enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA sum"); });
 }
 
 template <class T>
 order::float_value_t<T> sum_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact)
+    return exact_run(detail::exact_kind::sum, x.data(), x.data(), x.size(), ws, stream, "detred::cuda::sum");
   return with_sum_operator<T>(without_exact(m, "detred::cuda::sum"),
                               [&]<class Op>() { return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
 }
@@ -134,6 +192,10 @@ order::float_value_t<T> policy_run(std::span<const T> x, workspace& ws, mode m, 
 template <class T>
 void dot_async_any(std::span<const T> x, std::span<const T> y, order::float_value_t<T>* result, workspace& ws, mode m,
                    stream_t stream) {
+  if (m == mode::exact) {
+    validate_lengths(x.size(), y.size(), "CUDA dot");
+    return exact_into(detail::exact_kind::dot, x.data(), y.data(), x.size(), result, ws, stream, "detred::cuda::dot");
+  }
   with_policy(without_exact(m, "detred::cuda::dot"), [&]<class P>() {
     using Op = order::dot_op<T, P>;
     enqueue_into<Op>(two<Op>(x, y, "CUDA dot"), x.size(), result, ws, stream, "CUDA dot");
@@ -142,6 +204,10 @@ void dot_async_any(std::span<const T> x, std::span<const T> y, order::float_valu
 
 template <class T>
 order::float_value_t<T> dot_any(std::span<const T> x, std::span<const T> y, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact) {
+    validate_lengths(x.size(), y.size(), "CUDA dot");
+    return exact_run(detail::exact_kind::dot, x.data(), y.data(), x.size(), ws, stream, "detred::cuda::dot");
+  }
   return with_policy(without_exact(m, "detred::cuda::dot"), [&]<class P>() {
     using Op = order::dot_op<T, P>;
     return run_device<Op>(two<Op>(x, y, "CUDA dot"), x.size(), ws, stream, "CUDA dot");
@@ -186,11 +252,13 @@ std::uint64_t sum(std::span<const std::uint64_t> x, workspace& ws, stream_t stre
 }
 
 double sum_host(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact) return exact_host<double>(detail::exact_kind::sum, x.data(), x.data(), x.size(), ws, stream);
   return with_sum_operator<double>(without_exact(m, "detred::cuda::sum"), [&]<class Op>() {
     return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum");
   });
 }
 float sum_host(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact) return exact_host<float>(detail::exact_kind::sum, x.data(), x.data(), x.size(), ws, stream);
   return with_sum_operator<float>(without_exact(m, "detred::cuda::sum"), [&]<class Op>() {
     return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum");
   });
@@ -226,15 +294,23 @@ void dot_async(std::span<const bfloat16> x, std::span<const bfloat16> y, float* 
 }
 
 double asum(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact)
+    return exact_run(detail::exact_kind::asum, x.data(), x.data(), x.size(), ws, stream, "detred::cuda::asum");
   return policy_run<order::asum_op>(x, ws, m, stream, "CUDA asum");
 }
 float asum(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact)
+    return exact_run(detail::exact_kind::asum, x.data(), x.data(), x.size(), ws, stream, "detred::cuda::asum");
   return policy_run<order::asum_op>(x, ws, m, stream, "CUDA asum");
 }
 void asum_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact)
+    return exact_into(detail::exact_kind::asum, x.data(), x.data(), x.size(), result, ws, stream, "detred::cuda::asum");
   policy_async<order::asum_op>(x, result, ws, m, stream, "CUDA asum");
 }
 void asum_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact)
+    return exact_into(detail::exact_kind::asum, x.data(), x.data(), x.size(), result, ws, stream, "detred::cuda::asum");
   policy_async<order::asum_op>(x, result, ws, m, stream, "CUDA asum");
 }
 double nrm2(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
@@ -294,6 +370,13 @@ template <class Op>
 typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t n, workspace& ws) {
   return run_host<Op>(x, n, ws, nullptr, "CUDA backend");
 }
+
+template <class T>
+T exact_host_with(exact_kind kind, const T* x, const T* y, std::uint64_t n, workspace& ws) {
+  return exact_host<T>(kind, x, y, n, ws, nullptr);
+}
+template double exact_host_with<double>(exact_kind, const double*, const double*, std::uint64_t, workspace&);
+template float exact_host_with<float>(exact_kind, const float*, const float*, std::uint64_t, workspace&);
 
 // Emitted for every operator (taking the addresses instantiates them).
 template <class List>

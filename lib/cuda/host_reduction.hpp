@@ -7,10 +7,15 @@
 
 #include "detred/cuda.hpp"
 #include "detred/order.hpp"
+#include "exact_enqueue.hpp"
 
 namespace detred::cuda::detail {
 
 template <class Op>
 typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t n, workspace& ws);
+
+/// exact_host of the seam, with a given workspace: defined in api.cpp for double and float.
+template <class T>
+T exact_host_with(exact_kind kind, const T* x, const T* y, std::uint64_t n, workspace& ws);
 
 }  // namespace detred::cuda::detail

@@ -27,6 +27,13 @@ typename Op::result reduce_host(const order::operands<Op>&, std::uint64_t) {
   no_cuda();
 }
 
+template <class T>
+T exact_host(cuda::detail::exact_kind, const T*, const T*, std::uint64_t) {
+  no_cuda();
+}
+template double exact_host<double>(cuda::detail::exact_kind, const double*, const double*, std::uint64_t);
+template float exact_host<float>(cuda::detail::exact_kind, const float*, const float*, std::uint64_t);
+
 template <class Op>
 void reduce_lines_host(const order::operands<Op>&, std::uint64_t, const cpu::line_set&, std::uint64_t,
                        typename Op::result*) {

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda_check.hpp"
+#include "exact_enqueue.hpp"
 #include "launch_plan.hpp"
 #include "workspace_state.hpp"
 
@@ -36,9 +37,14 @@ workspace::state::state(int dev) : device(dev) {
     ++allocations;
     check(cudaMallocHost(&host_result, slot_bytes), "cudaMallocHost (workspace result)");
     ++allocations;
+    check(cudaMalloc(&exact, detail::exact_accumulator_bytes), "cudaMalloc (workspace exact accumulator)");
+    ++allocations;
+    check(cudaMemset(exact, 0, detail::exact_accumulator_bytes), "cudaMemset (workspace exact accumulator)");
   } catch (...) {
     free_device(partials);
     free_device(result);
+    free_device(exact);
+    if (host_result != nullptr) static_cast<void>(cudaFreeHost(host_result));
     throw;
   }
 }
@@ -47,6 +53,7 @@ workspace::state::~state() {
   free_device(partials);
   free_device(result);
   free_device(staging);
+  free_device(exact);
   if (host_result != nullptr) static_cast<void>(cudaFreeHost(host_result));
 }
 
@@ -106,6 +113,8 @@ workspace& workspace::operator=(workspace&&) noexcept = default;
 
 int workspace::device() const { return state_->device; }
 
-std::size_t workspace::device_bytes() const { return state_->partial_bytes + slot_bytes + state_->staging_bytes; }
+std::size_t workspace::device_bytes() const {
+  return state_->partial_bytes + slot_bytes + detail::exact_accumulator_bytes + state_->staging_bytes;
+}
 
 }  // namespace detred::cuda

@@ -18,6 +18,7 @@ struct workspace::state {
   std::size_t partial_bytes = 0;
   void* result = nullptr;       ///< device slot for the synchronous calls (slot_bytes)
   void* host_result = nullptr;  ///< pinned host slot the device result is copied to
+  void* exact = nullptr;        ///< exact mode's accumulator (exact_enqueue.hpp): zero between calls
   void* staging = nullptr;      ///< sum_host's copy of the input
   std::size_t staging_bytes = 0;
   /// Device allocations made since construction (the constructor's included): tests check that calls which need

@@ -1,6 +1,6 @@
 // Sizes past 2^31 elements: 64-bit indexing all the way through. The GPU result is compared with the CPU's
 // detred::sum on all cores (which the CPU suite proves equal to the reference) and, once per type, with
-// reference::sum itself.
+// reference::sum itself. Exact mode is compared with the CPU's exact mode (tests/exact checks that against MPFR).
 #include <cstdint>
 #include <iostream>
 #include <span>
@@ -48,7 +48,7 @@ TYPED_TEST(LargeGpu, AroundTwoToThe31Elements) {
                           {0, two31 + L + 3}, {1, two31 + 2 * L}, {0, total}};
   for (const slice& s : slices) {
     const std::span<const T> host(x.data() + s.offset, s.n);
-    for (mode m : {mode::tree, mode::compensated}) {
+    for (mode m : {mode::tree, mode::compensated, mode::exact}) {
       const T cpu = detred::sum(host, {.mode = m});
       const T gpu = cuda::sum(std::span<const T>(d.data() + s.offset, s.n), test_workspace(), m);
       EXPECT_EQ(bits(gpu), bits(cpu)) << "n=" << s.n << " offset=" << s.offset << " mode=" << to_string(m);

@@ -1,6 +1,10 @@
-// detred-cuda-bench: detred's GPU sum (tree, compensated) against cub::DeviceReduce::Sum, in one run on the same
-// device buffer. Each variant runs once per round, interleaved; each run is timed with CUDA events; the table shows
-// the median over the rounds after a warm-up. The detred results are also checked bit for bit against the CPU.
+// detred-cuda-bench: detred's GPU sum (tree, compensated, exact) against cub::DeviceReduce::Sum, in one run on the
+// same device buffer. Each variant runs once per round, interleaved; each run is timed with CUDA events; the table
+// shows the median over the rounds after a warm-up. The detred results are also checked bit for bit against the CPU.
+//
+// Built with -DDETRED_BENCH_CCCL=<a CCCL >= 3.1 source tree> (not part of detred: fetch it yourself), the bench
+// also times CUB's deterministic mode, cub::DeviceReduce::Reduce with determinism::gpu_to_gpu, and reports its
+// value beside the correctly rounded one.
 //
 //   detred-cuda-bench [--sizes 2^16,2^20,...] [--types float,double] [--rounds 200] [--json FILE|-] [--sweep]
 #include <algorithm>
@@ -9,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <span>
 #include <sstream>
@@ -16,6 +21,12 @@
 #include <vector>
 
 #include <cub/device/device_reduce.cuh>
+#ifdef DETRED_BENCH_GPU_TO_GPU
+#include <cuda/__execution/determinism.h>
+#include <cuda/__execution/require.h>
+#include <cuda/std/__execution/env.h>
+#include <cuda/stream_ref>
+#endif
 
 #include "cuda/enqueue.hpp"
 #include "cuda/launch_plan.hpp"
@@ -95,7 +106,7 @@ std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
   T* x = nullptr;
   T* out = nullptr;
   check(cudaMalloc(&x, n * sizeof(T)), "cudaMalloc input");
-  check(cudaMalloc(&out, 4 * sizeof(T)), "cudaMalloc output");
+  check(cudaMalloc(&out, 8 * sizeof(T)), "cudaMalloc output");
   fill<T><<<1024, 256, 0, stream>>>(x, n, 0);
   check(cudaGetLastError(), "fill");
 
@@ -108,55 +119,74 @@ std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
   auto cub_sum = [&] {
     check(cub::DeviceReduce::Sum(cub_temp, cub_bytes, x, out, static_cast<std::int64_t>(n), stream), "cub sum");
   };
-  auto tree = [&] { detred::cuda::sum_async(std::span<const T>(x, n), out + 1, ws, detred::mode::tree, stream); };
-  auto comp = [&] {
-    detred::cuda::sum_async(std::span<const T>(x, n), out + 2, ws, detred::mode::compensated, stream);
+  auto run = [&](detred::mode m, int slot) {
+    return [&, m, slot] { detred::cuda::sum_async(std::span<const T>(x, n), out + slot, ws, m, stream); };
   };
+  struct variant {
+    const char* name;
+    std::function<void()> fn;
+    detred::mode mode;
+  };
+  std::vector<variant> variants = {{"cub::DeviceReduce::Sum", cub_sum, detred::mode::tree},
+                                   {"detred tree", run(detred::mode::tree, 1), detred::mode::tree},
+                                   {"detred compensated", run(detred::mode::compensated, 2), detred::mode::compensated},
+                                   {"detred exact", run(detred::mode::exact, 3), detred::mode::exact}};
+#ifdef DETRED_BENCH_GPU_TO_GPU
+  const auto gpu_to_gpu_env = cuda::std::execution::env{
+      cuda::stream_ref{stream}, cuda::execution::require(cuda::execution::determinism::gpu_to_gpu)};
+  variants.push_back({"cub gpu_to_gpu",
+                      [&] {
+                        check(cub::DeviceReduce::Reduce(x, out + 4, static_cast<std::int64_t>(n), cuda::std::plus<>{},
+                                                        T{0}, gpu_to_gpu_env),
+                              "cub gpu_to_gpu");
+                      },
+                      detred::mode::tree});
+#endif
 
   event_timer t;
-  std::vector<double> times[3];
+  std::vector<std::vector<double>> times(variants.size());
   for (int r = 0; r < o.warmup + o.rounds; ++r) {
-    const double a = t.us(cub_sum, stream);
-    const double b = t.us(tree, stream);
-    const double c = t.us(comp, stream);
-    if (r >= o.warmup) {
-      times[0].push_back(a);
-      times[1].push_back(b);
-      times[2].push_back(c);
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      const double us = t.us(variants[v].fn, stream);
+      if (r >= o.warmup) times[v].push_back(us);
     }
   }
 
   // The GPU's bits against detred::sum on the CPU, for the same data.
+  using bits_t = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
   std::vector<T> host(n);
-  T gpu[4] = {};
+  T gpu[8] = {};
   check(cudaMemcpy(host.data(), x, n * sizeof(T), cudaMemcpyDeviceToHost), "copy input back");
   check(cudaMemcpy(gpu, out, sizeof gpu, cudaMemcpyDeviceToHost), "copy results back");
-  const bool tree_ok = std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(gpu[1]) ==
-                       std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(
-                           detred::sum(std::span<const T>(host), {.mode = detred::mode::tree}));
-  const bool comp_ok = std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(gpu[2]) ==
-                       std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(
-                           detred::sum(std::span<const T>(host), {.mode = detred::mode::compensated}));
 
   const bool headline = (sizeof(T) == 4 && log_n == 28) || (sizeof(T) == 8 && log_n == 27);
   const double bytes = static_cast<double>(n * sizeof(T));
   const double cub_us = median(times[0]);
   std::vector<result> rows;
-  const char* names[3] = {"cub::DeviceReduce::Sum", "detred tree", "detred compensated"};
-  for (int v = 0; v < 3; ++v) {
+  for (std::size_t v = 0; v < variants.size(); ++v) {
     result r;
     r.type = type;
     r.log_n = log_n;
-    r.variant = names[v];
+    r.variant = variants[v].name;
     r.median_us = median(times[v]);
     r.gbps = bytes / (r.median_us * 1e-6) / 1e9;
     r.vs_cub = cub_us / r.median_us;
-    r.bits_equal_cpu = v == 0 ? true : (v == 1 ? tree_ok : comp_ok);
-    if (v > 0 && headline) {
+    const bool ours = r.variant.rfind("detred", 0) == 0;
+    if (ours) {
+      const T cpu = detred::sum(std::span<const T>(host), {.mode = variants[v].mode});
+      r.bits_equal_cpu = std::bit_cast<bits_t>(gpu[v]) == std::bit_cast<bits_t>(cpu);
+    } else if (v > 0) {
+      // CUB's deterministic sum is not correctly rounded: its distance from the exact sum, in units of the last place.
+      const T exact = detred::sum(std::span<const T>(host), {.mode = detred::mode::exact});
+      std::printf("  %s 2^%d: CUB gpu_to_gpu = %.9g, correctly rounded = %.9g, %s\n", type, log_n,
+                  static_cast<double>(gpu[4]), static_cast<double>(exact),
+                  std::bit_cast<bits_t>(gpu[4]) == std::bit_cast<bits_t>(exact) ? "equal" : "differ");
+    }
+    if (ours && headline) {
       const double goal = v == 1 ? 0.95 : 0.90;
       r.target = ">= " + std::to_string(goal).substr(0, 4) + "x CUB";
       r.verdict = r.vs_cub >= goal ? "PASS" : "MISS";
-    } else if (v > 0 && log_n == 16) {
+    } else if (ours && log_n == 16) {
       r.target = "<= 1.5x CUB time";
       r.verdict = r.median_us <= 1.5 * cub_us ? "PASS" : "MISS";
     }
@@ -172,7 +202,7 @@ std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
       for (std::uint32_t lpw : {1u, 2u, 4u, 8u}) {
         for (detred::mode mode : {detred::mode::tree, detred::mode::compensated}) {
           const auto plan = detred::cuda::detail::forced_plan(m, lpw, b);
-          auto fn = [&] { detred::cuda::detail::enqueue_sum(x, n, mode, plan, partials, out + 3, stream); };
+          auto fn = [&] { detred::cuda::detail::enqueue_sum(x, n, mode, plan, partials, out + 5, stream); };
           std::vector<double> ts;
           for (int r = 0; r < o.warmup + o.rounds / 2; ++r) {
             const double us = t.us(fn, stream);

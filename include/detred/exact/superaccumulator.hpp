@@ -208,78 +208,109 @@ DETRED_HOST_DEVICE inline void merge(superaccumulator& a, superaccumulator b) {
   normalize(a);
 }
 
-/// The exact sum rounded once, to nearest with ties to even, to T (double or float): +-Inf beyond T's range, the
-/// sign of a tiny nonzero sum kept on the zero it rounds to, -0.0 for an exactly zero sum of only -0.0 terms (and the
-/// empty sum), +0.0 for any other exactly zero sum. NaN (canonical) for a NaN term or both infinities.
+namespace detail {
+
+/// Digit k of the magnitude of the value held, normalized, in words[lo..top] (every other word zero): the words
+/// themselves for a nonnegative value; for a negative one, 2^(32 (top + 1)) minus them, whose digits are 0 below the
+/// lowest nonzero word k0, 2^32 - w at k0 and 2^32 - 1 - w above.
+struct magnitude {
+  const std::int64_t* w;
+  int lo, top, k0;
+  bool negative;
+  DETRED_HOST_DEVICE std::uint64_t digit(int k) const {
+    if (k < lo || k > top) return 0;
+    const auto d = static_cast<std::uint64_t>(w[k]);
+    if (!negative) return d;
+    if (k < k0) return 0;
+    return (k == k0 ? (std::uint64_t{1} << 32) : (std::uint64_t{1} << 32) - 1) - d;
+  }
+  /// The 64 bits of the magnitude from bit position p (p >= 0, counted from 2^min_exponent) upward.
+  DETRED_HOST_DEVICE std::uint64_t bits_from(int p) const {
+    const int k = p / 32;
+    const int s = p % 32;
+    std::uint64_t r = (digit(k) >> s) | (digit(k + 1) << (32 - s));
+    if (s != 0) r |= digit(k + 2) << (64 - s);
+    return r;
+  }
+};
+
+}  // namespace detail
+
+/// The rounding step on the words w[lo..hi] (every word outside them zero; lo > hi for none), which it normalizes in
+/// place, with the flags of a superaccumulator: the correctly rounded value, as round_to. Touching only the nonzero
+/// words keeps it cheap where one thread rounds a GPU's accumulator. Needs hi + 2 < words or a sum below
+/// 2^(32 * 135 + min_exponent) (any sum of products of doubles is).
 template <class T>
-DETRED_HOST_DEVICE inline T round_to(superaccumulator a) {
+DETRED_HOST_DEVICE inline T round_words(std::int64_t* w, int lo, int hi, std::uint32_t f) {
   using F = float_format<T>;
   using B = typename F::bits;
   constexpr int words = superaccumulator::words;
-  const std::uint32_t f = a.flags;
   if ((f & superaccumulator::has_nan) != 0 ||
       ((f & superaccumulator::has_positive_infinity) != 0 && (f & superaccumulator::has_negative_infinity) != 0)) {
     return std::numeric_limits<T>::quiet_NaN();
   }
   if ((f & superaccumulator::has_positive_infinity) != 0) return std::numeric_limits<T>::infinity();
   if ((f & superaccumulator::has_negative_infinity) != 0) return -std::numeric_limits<T>::infinity();
+  const T zero = (f & superaccumulator::not_only_negative_zeros) != 0 ? T(0) : -T(0);
+  if (lo > hi) return zero;
 
-  normalize(a);
-  const bool negative = a.word[words - 1] < 0;
-  if (negative) {  // the magnitude: two's complement negation, digit by digit
-    std::int64_t borrow = 0;
-    for (int k = 0; k + 1 < words; ++k) {
-      const std::int64_t v = -a.word[k] - borrow;
-      borrow = v < 0 ? 1 : 0;
-      a.word[k] = v + (borrow << 32);
-    }
-    a.word[words - 1] = -a.word[words - 1] - borrow;
+  // Normalize w[lo..top]: each word below 2^63 in magnitude, so two more words above hi take every carry, and what
+  // is left beyond top is the sign: 0, or -1 for a negative value.
+  const int top = hi + 2 < words ? hi + 2 : words - 1;
+  std::int64_t carry = 0;
+  for (int k = lo; k <= top; ++k) {
+    const std::int64_t v = w[k] + carry;
+    carry = v >> superaccumulator::digit_bits;  // arithmetic shift: floor division by 2^32
+    w[k] = v - carry * (std::int64_t{1} << superaccumulator::digit_bits);
   }
-  int top = words - 1;
-  while (top >= 0 && a.word[top] == 0) --top;
-  if (top < 0) {
-    const bool plus_zero = (f & superaccumulator::not_only_negative_zeros) != 0;
-    return plus_zero ? T(0) : -T(0);
+  detail::magnitude m{w, lo, top, lo, carry < 0};
+  if (m.negative) {
+    while (m.k0 <= top && w[m.k0] == 0) ++m.k0;
   }
-  // The top word of the magnitude may exceed 32 bits only if the sum were beyond 2^2144: impossible (header comment).
-  const auto top_digit = static_cast<std::uint64_t>(a.word[top]);
-  int leading = 63;
-  while (((top_digit >> leading) & 1) == 0) --leading;
-  const int lead_exponent = superaccumulator::min_exponent + 32 * top + leading;
+  int lead_word = top;
+  while (lead_word >= lo && m.digit(lead_word) == 0) --lead_word;
+  if (lead_word < lo) return zero;
+  const std::uint64_t lead_digit = m.digit(lead_word);
+  int leading = 31;
+  while (((lead_digit >> leading) & 1) == 0) --leading;
+  const int lead_exponent = superaccumulator::min_exponent + 32 * lead_word + leading;
 
   // The bit of T's last place: 2^q, q = lead_exponent - mantissa_bits, but no finer than the smallest subnormal.
   int q = lead_exponent - F::mantissa_bits;
   if (q < F::min_ulp_exponent) q = F::min_ulp_exponent;
-  const auto bit = [&](int exponent) -> std::uint64_t {  // one bit of the magnitude
-    const int p = exponent - superaccumulator::min_exponent;
-    if (p < 0) return 0;
-    return (static_cast<std::uint64_t>(a.word[p / 32]) >> (p % 32)) & 1;
-  };
-  std::uint64_t m = 0;
-  for (int e = lead_exponent; e >= q; --e) m = (m << 1) | bit(e);
-  const std::uint64_t guard = bit(q - 1);
-  bool sticky = false;
-  {
-    const int p = q - 1 - superaccumulator::min_exponent;  // bits strictly below position p
-    const int w = p / 32;
-    if ((static_cast<std::uint64_t>(a.word[w]) & ((std::uint64_t{1} << (p % 32)) - 1)) != 0) sticky = true;
-    for (int k = 0; k < w && !sticky; ++k) sticky = a.word[k] != 0;
-  }
-  if (guard != 0 && (sticky || (m & 1) != 0)) ++m;
-  if (m == (std::uint64_t{2} << F::mantissa_bits)) {  // rounded up to the next power of two
-    m >>= 1;
+  const int p = q - superaccumulator::min_exponent;  // > 1000: every position below is inside the accumulator
+  const int kept = lead_exponent - q + 1;            // 1 .. mantissa_bits + 1
+  std::uint64_t significand = m.bits_from(p) & ((std::uint64_t{1} << kept) - 1);
+  const std::uint64_t guard = m.bits_from(p - 1) & 1;
+  bool sticky = (m.digit((p - 1) / 32) & ((std::uint64_t{1} << ((p - 1) % 32)) - 1)) != 0;
+  for (int k = lo; k < (p - 1) / 32 && !sticky; ++k) sticky = m.digit(k) != 0;
+  if (guard != 0 && (sticky || (significand & 1) != 0)) ++significand;
+  if (significand == (std::uint64_t{2} << F::mantissa_bits)) {  // rounded up to the next power of two
+    significand >>= 1;
     ++q;
   }
   B result;
   if (q + F::mantissa_bits >= F::max_exponent) {
     result = bits_of(std::numeric_limits<T>::infinity());
   } else {
-    // m < 2^(mantissa_bits + 1); for m >= 2^mantissa_bits its leading bit adds one to the exponent field, so one
-    // formula covers normal and subnormal results.
-    result = static_cast<B>(m + (static_cast<std::uint64_t>(q - F::min_ulp_exponent) << F::mantissa_bits));
+    // significand < 2^(mantissa_bits + 1); for significand >= 2^mantissa_bits its leading bit adds one to the
+    // exponent field, so one formula covers normal and subnormal results.
+    result = static_cast<B>(significand + (static_cast<std::uint64_t>(q - F::min_ulp_exponent) << F::mantissa_bits));
   }
-  if (negative) result |= B{1} << (sizeof(B) * 8 - 1);
+  if (m.negative) result |= B{1} << (sizeof(B) * 8 - 1);
   return from_bits<T>(result);
+}
+
+/// The exact sum rounded once, to nearest with ties to even, to T (double or float): +-Inf beyond T's range, the
+/// sign of a tiny nonzero sum kept on the zero it rounds to, -0.0 for an exactly zero sum of only -0.0 terms (and the
+/// empty sum), +0.0 for any other exactly zero sum. NaN (canonical) for a NaN term or both infinities.
+template <class T>
+DETRED_HOST_DEVICE inline T round_to(superaccumulator a) {
+  int lo = 0;
+  while (lo < superaccumulator::words && a.word[lo] == 0) ++lo;
+  int hi = superaccumulator::words - 1;
+  while (hi >= lo && a.word[hi] == 0) --hi;
+  return round_words<T>(a.word, lo, hi, a.flags);
 }
 
 }  // namespace DETRED_ORDER_ABI

@@ -1,0 +1,32 @@
+// Exact mode on the GPU: the correctly rounded sum, |x| sum and dot product of device arrays (docs/exact.md, "On
+// the GPU"). Plain C++ interface, so that host code needs no CUDA compiler.
+#pragma once
+
+#include <cstdint>
+
+#include "detred/cuda.hpp"
+#include "detred/exact/superaccumulator.hpp"
+
+namespace detred::cuda::detail {
+
+enum class exact_kind { sum, asum, dot };
+
+/// Bytes of the workspace's exact accumulator: the words of one superaccumulator, its flags and a block counter.
+/// It must be zero before a call; every call leaves it zero again.
+inline constexpr std::uint64_t exact_accumulator_bytes = 2048;
+
+/// Where a call's exact value goes: rounded to T at `result`, or (if `state` is not null) the superaccumulator
+/// itself at `state`, to be merged with others (several GPUs, partial states). Both are device addresses.
+template <class T>
+struct exact_output {
+  T* result = nullptr;
+  exact::superaccumulator* state = nullptr;
+};
+
+/// Enqueues the exact reduction of x[0..n) (and y for dot) on `stream`, for T = double or float. `accumulator` is
+/// the workspace's zeroed exact accumulator (exact_accumulator_bytes). Throws detred::error if a launch fails.
+template <class T>
+void enqueue_exact(exact_kind kind, const T* x, const T* y, std::uint64_t n, void* accumulator, exact_output<T> out,
+                   stream_t stream);
+
+}  // namespace detred::cuda::detail
