@@ -41,6 +41,7 @@ struct workspace_access;
 ///   - a partial-value buffer for the two-pass tree: 128 KiB, enough for n up to 2^33 float or 2^32 double
 ///     elements; it grows (once, to about 16 bytes per 256 leaves) only for larger n;
 ///   - a 128-byte device result slot and a 128-byte pinned host slot, for the synchronous calls;
+///   - a 2 KiB accumulator for exact mode, zero between calls;
 ///   - for sum_host only: a staging buffer for the copied input, grown to the largest host array seen so far.
 /// device_bytes() reports the total. A workspace serves one call at a time: calls that may overlap (on different
 /// streams, or from different threads) each need their own. Moving it is allowed; copying is not.
@@ -71,7 +72,10 @@ class workspace {
   std::unique_ptr<state> state_;
 };
 
-// Every call takes (data, [result,] workspace, mode, stream), in this order.
+// Every call takes (data, [result,] workspace, mode, stream), in this order. The mode is tree, compensated, or exact:
+// exact mode (sum, asum and dot of float and double, and the sums over pieces and sum_state) returns the correctly
+// rounded value of the exact result, the CPU's bits (docs/exact.md); nrm2, 16-bit floats and the batched calls
+// refuse it with detred::error.
 
 /// Enqueues the sum of x (device memory) on `stream` and writes the result to `result` (device memory). Returns
 /// at once, without synchronizing anything; x must stay valid and unchanged until the stream has run the sum, and

@@ -1,7 +1,8 @@
 // Sums of arrays spread over GPUs (and streams): each piece's partial state is computed where the piece lives (the
 // GPU reduces the piece's aligned blocks of leaves to their subtree roots; the raw elements of the leaves its ends
 // cut are copied back), then the states are merged on the host (lib/partial). The GPU runs the very kernels of a
-// one-GPU sum, with an operator that stops before finalize (partial::unfinalized).
+// one-GPU sum, with an operator that stops before finalize (partial::unfinalized). In exact mode each piece's GPU
+// fills a superaccumulator (exact.cu) and the host adds them up.
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -20,8 +21,10 @@
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
 #include "enqueue.hpp"
+#include "exact_enqueue.hpp"
 #include "launch_plan.hpp"
 #include "partial/access.hpp"
+#include "partial/exact_state.hpp"
 #include "partial/state.hpp"
 #include "partial/unfinalized.hpp"
 #include "workspace_state.hpp"
@@ -222,10 +225,107 @@ partial_state state_of(std::span<const typename Op::input> x, std::uint64_t offs
   return partial_state_access::make(std::move(st));
 }
 
+template <class T>
+std::unique_ptr<partial::exact_state<T>> empty_exact_state() {
+  auto s = std::make_unique<partial::exact_state<T>>();
+  s->op = operation::sum;
+  s->mode = mode::exact;
+  s->type = element_type_of<T>();
+  return s;
+}
+
+/// Exact mode: every piece's superaccumulator computed on its GPU (into its group's partial buffer, one slot per
+/// piece), copied back and merged on the host.
+template <class T>
+void add_exact_pieces(std::span<const device_piece<T>> pieces, partial::exact_state<T>& all) {
+  constexpr std::uint64_t slot = (sizeof(exact::superaccumulator) + 255) / 256 * 256;
+  std::map<std::pair<int, stream_t>, std::vector<std::size_t>> groups;
+  std::vector<std::uint64_t> offsets;
+  std::uint64_t offset = 0;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    offsets.push_back(offset);
+    offset += pieces[k].data.size();
+    groups[{pieces[k].device, pieces[k].stream}].push_back(k);
+  }
+  const device_guard restore;
+  std::vector<std::unique_lock<std::mutex>> locks;
+  std::vector<exact::superaccumulator*> device_states(pieces.size());
+  for (auto& [key, members] : groups) {
+    shared_workspace& shared = workspace_for(key.first, key.second);
+    locks.emplace_back(shared.mutex);
+    check(cudaSetDevice(key.first), "cudaSetDevice");
+    if (!shared.ws) shared.ws = std::make_unique<workspace>();
+    state& s = detail::workspace_access::of(*shared.ws);
+    s.reserve_partials(slot * members.size(), key.second);
+    for (std::size_t j = 0; j < members.size(); ++j) {
+      const device_piece<T>& p = pieces[members[j]];
+      device_states[members[j]] =
+          reinterpret_cast<exact::superaccumulator*>(static_cast<unsigned char*>(s.partials) + j * slot);
+      detail::enqueue_exact<T>(detail::exact_kind::sum, p.data.data(), p.data.data(), p.data.size(), s.exact,
+                               {.state = device_states[members[j]]}, key.second);
+    }
+  }
+  std::vector<exact::superaccumulator> host(pieces.size());
+  for (auto& [key, members] : groups) {
+    check(cudaSetDevice(key.first), "cudaSetDevice");
+    for (std::size_t k : members) {
+      check(cudaMemcpyAsync(&host[k], device_states[k], sizeof(exact::superaccumulator), cudaMemcpyDeviceToHost,
+                            key.second),
+            "cudaMemcpyAsync (exact state)");
+    }
+    check(cudaStreamSynchronize(key.second), "cudaStreamSynchronize");
+  }
+  for (std::size_t k = 0; k < pieces.size(); ++k) all.add_accumulated(offsets[k], pieces[k].data.size(), host[k]);
+}
+
+template <class T>
+T sum_pieces_exact(std::span<const device_piece<T>> pieces) {
+  int devices = 0;
+  check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  std::uint64_t offset = 0;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    const device_piece<T>& p = pieces[k];
+    if (p.device < 0 || p.device >= devices) {
+      throw error("detred::cuda::sum: piece " + std::to_string(k) + " names device " + std::to_string(p.device) +
+                  " (this machine has " + std::to_string(devices) + ")");
+    }
+    if (p.data.data() == nullptr && !p.data.empty()) {
+      throw error("detred::cuda::sum: piece " + std::to_string(k) + " has a null pointer");
+    }
+    if (p.data.size() > ~std::uint64_t{0} - offset) throw error("detred::cuda::sum: the pieces pass 2^64 elements");
+    offset += p.data.size();
+  }
+  auto all = empty_exact_state<T>();
+  add_exact_pieces<T>(pieces, *all);
+  T result{};
+  all->result(&result, std::type_index(typeid(T)));
+  return result;
+}
+
+template <class T>
+partial_state exact_state_of(std::span<const T> x, std::uint64_t offset, workspace& ws, stream_t stream) {
+  if (x.data() == nullptr && !x.empty()) throw error("detred::cuda::sum_state: the input pointer is null");
+  if (x.size() > ~std::uint64_t{0} - offset) throw error("detred::cuda::sum_state: the piece passes 2^64 elements");
+  state& s = detail::workspace_access::of(ws);
+  s.check_current_device();
+  s.reserve_partials(sizeof(exact::superaccumulator), stream);
+  auto* device_state = static_cast<exact::superaccumulator*>(s.partials);
+  detail::enqueue_exact<T>(detail::exact_kind::sum, x.data(), x.data(), x.size(), s.exact, {.state = device_state},
+                           stream);
+  exact::superaccumulator host;
+  check(cudaMemcpyAsync(&host, device_state, sizeof host, cudaMemcpyDeviceToHost, stream),
+        "cudaMemcpyAsync (exact state)");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  auto st = empty_exact_state<T>();
+  st->add_accumulated(offset, x.size(), host);
+  return partial_state_access::make(std::move(st));
+}
+
 /// The sums' modes (checked here: a mode without a partial state must not fall back to another).
 mode sum_mode(mode m, const char* what) {
   if (validated(m) != mode::tree && m != mode::compensated) {
-    throw error(std::string(what) + ": mode " + to_string(m) + " has no partial state (tree and compensated do)");
+    throw error(std::string(what) + ": mode " + to_string(m) +
+                " has no partial state (tree, compensated and exact do)");
   }
   return m;
 }
@@ -233,18 +333,22 @@ mode sum_mode(mode m, const char* what) {
 }  // namespace
 
 double sum(std::span<const device_piece<double>> pieces, mode m) {
+  if (m == mode::exact) return sum_pieces_exact<double>(pieces);
   return with_sum_operator<double>(sum_mode(m, "detred::cuda::sum"),
                                    [&]<class Op>() { return sum_pieces<Op>(pieces, m); });
 }
 float sum(std::span<const device_piece<float>> pieces, mode m) {
+  if (m == mode::exact) return sum_pieces_exact<float>(pieces);
   return with_sum_operator<float>(sum_mode(m, "detred::cuda::sum"),
                                   [&]<class Op>() { return sum_pieces<Op>(pieces, m); });
 }
 partial_state sum_state(std::span<const double> x, std::uint64_t offset, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact) return exact_state_of<double>(x, offset, ws, stream);
   return with_sum_operator<double>(sum_mode(m, "detred::cuda::sum_state"),
                                    [&]<class Op>() { return state_of<Op>(x, offset, ws, m, stream); });
 }
 partial_state sum_state(std::span<const float> x, std::uint64_t offset, workspace& ws, mode m, stream_t stream) {
+  if (m == mode::exact) return exact_state_of<float>(x, offset, ws, stream);
   return with_sum_operator<float>(sum_mode(m, "detred::cuda::sum_state"),
                                   [&]<class Op>() { return state_of<Op>(x, offset, ws, m, stream); });
 }

@@ -51,6 +51,16 @@ class exact_state final : public partial_state::impl {
     ranges_ = std::move(ranges);
   }
 
+  /// Adds the terms of elements [offset, offset + count), already summed into `piece` elsewhere (by a GPU).
+  void add_accumulated(std::uint64_t offset, std::uint64_t count, const exact::superaccumulator& piece) {
+    if (count == 0) return;
+    if (count > ~std::uint64_t{0} - offset) throw error("partial state: the elements would end past index 2^64 - 1");
+    std::vector<element_range> ranges = ranges_;
+    insert(ranges, {offset, offset + count});
+    exact::merge(acc_, piece);
+    ranges_ = std::move(ranges);
+  }
+
   std::vector<element_range> ranges() const override { return ranges_; }
 
   void write(byte_writer& out) const override {

@@ -1,6 +1,7 @@
 // Arrays spread over GPUs and streams: detred::cuda::sum over device pieces (random uneven splits, empty pieces,
 // cuts inside leaves, pieces on two streams of one GPU, and on every GPU of the machine) gives detred::sum's bits on
-// the CPU; a device partial state is byte for byte the CPU's state of the same piece.
+// the CPU, in tree, compensated and exact mode; a device partial state is byte for byte the CPU's state of the same
+// piece.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -70,7 +71,7 @@ void check_streams_of_one_gpu() {
                           std::uint64_t{300000}, std::uint64_t{5000000}}) {
     for (values v : {values::uniform, values::ill_conditioned, values::with_nan, values::negative_zeros}) {
       const std::vector<T> x = generate<T>(v, n, n + 3);
-      for (mode m : {mode::tree, mode::compensated}) {
+      for (mode m : {mode::tree, mode::compensated, mode::exact}) {
         check_split(x, cuts_of(n, 1 + r.below(6), r), {0}, {streams[0], streams[1]}, m, "one GPU, two streams");
       }
     }
@@ -94,7 +95,7 @@ TEST_F(GpuPieces, EveryGpuOfTheMachineGivesTheCpuBits) {
   for (std::uint64_t n : {std::uint64_t{10}, std::uint64_t{1000001}, std::uint64_t{1} << 26}) {
     const std::vector<float> x = generate<float>(values::uniform, n, n);
     const std::vector<double> xd = generate<double>(values::dynamic_range, n, n);
-    for (mode m : {mode::tree, mode::compensated}) {
+    for (mode m : {mode::tree, mode::compensated, mode::exact}) {
       check_split(x, cuts_of(n, 2, r), devices, {nullptr}, m, "every GPU");
       check_split(xd, cuts_of(n, 5, r), devices, {nullptr}, m, "every GPU");
     }
@@ -109,7 +110,7 @@ TEST_F(GpuPieces, DeviceStateEqualsTheCpuStateByteForByte) {
   DETRED_CUDA_OK(cudaMemcpy(d.data(), x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice));
   for (const auto& [begin, end] :
        {std::pair<std::uint64_t, std::uint64_t>{0, 1000000}, {1, 999999}, {2048 * 7, 2048 * 400}, {5, 9}, {300, 300}}) {
-    for (mode m : {mode::tree, mode::compensated}) {
+    for (mode m : {mode::tree, mode::compensated, mode::exact}) {
       const partial_state gpu = cuda::sum_state(std::span<const double>(d.data() + begin, end - begin), begin, ws, m);
       const partial_state cpu =
           partial_state::of(operation::sum, std::span<const double>(x).subspan(begin, end - begin), begin, {.mode = m});
