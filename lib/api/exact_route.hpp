@@ -1,7 +1,8 @@
-// The front door's route for mode::exact: the CPU backend's exact kernels (lib/exact) for float and double; a clear
-// refusal for the element types and the backend that have no exact path yet.
+// The front door's route for mode::exact: the CPU backend's exact kernels (lib/exact) for float and double, one array
+// or a batch of lines; a clear refusal for the element types and the backend that have no exact path yet.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -10,6 +11,7 @@
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 #include "exact/exact_backend.hpp"
+#include "exact/exact_batches.hpp"
 #include "validate.hpp"
 
 namespace detred::exact_route {
@@ -51,6 +53,21 @@ order::float_value_t<T> dot(std::span<const T> x, std::span<const T> y, const op
   } else {
     return {};
   }
+}
+
+/// Batches (the batched entry points check their segments, matrix or keys first): every line on the CPU.
+template <class T>
+void lines(exact_cpu::line_op op, const T* x, const T* y, const cpu::line_set& l, std::uint64_t count, T* results,
+           const options& opt, const char* what) {
+  check<T>(opt, what);
+  exact_cpu::reduce_lines(op, x, y, l, count, results, how(opt));
+}
+
+template <class T>
+void strided_lines(exact_cpu::line_op op, const T* x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
+                   T* results, const options& opt, const char* what) {
+  check<T>(opt, what);
+  exact_cpu::reduce_strided_lines(op, x, length, stride, count, results, how(opt));
 }
 
 }  // namespace detred::exact_route
