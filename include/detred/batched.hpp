@@ -12,6 +12,10 @@
 //   detred::sum(detred::matrix_view<double>{a, rows, cols, cols}, 0, column_sums);   // NumPy's a.sum(axis=0)
 //   detred::sum_by_key(values, bins, histogram);                  // histogram[b] == sum of values with key b
 //
+// Modes (options::mode) as for the single-array calls: mode::exact (the correctly rounded exact value, on the CPU)
+// for sum, asum and dot of segments, sum and asum along an axis and sum_by_key, float and double; nrm2 and stats
+// refuse it, and so do backend::cuda and the batched calls of detred/cuda.hpp (not yet available there).
+//
 // Throws detred::error, naming the argument, for offsets that decrease or pass the end of the values, a result span
 // of the wrong length, a key not below the bin count, an axis other than 0 or 1, or a leading dimension smaller
 // than a row (row-major) or a column (column-major). Empty segments, rows and groups give what the single-array

@@ -12,7 +12,8 @@ namespace detred {
 enum class mode {
   tree,         ///< plain additions; error <= gamma_D * sum|x_i|
   compensated,  ///< an error-free (sum, correction) pair through the same tree; see docs/error-bounds.md
-  exact,        ///< the correctly rounded exact result (sum, dot, asum of float and double on the CPU; docs/exact.md)
+  exact,        ///< the correctly rounded exact result (sum, dot, asum of float and double on the CPU, one array or
+                ///< batched; docs/exact.md)
 };
 
 /// Which CPU instruction set runs the lanes. Every choice gives the same bits; forcing one is for tests and for

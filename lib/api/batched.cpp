@@ -1,6 +1,7 @@
 // The batched entry points (detred/batched.hpp): check the segments, the matrix or the keys, pick the operator,
-// route to the CPU driver or the CUDA backend. Grouping by key is a stable counting sort (each group keeps its
-// values in index order), then a segmented reduction over the groups.
+// route to the CPU driver or the CUDA backend (mode::exact: to lib/exact's batch driver, through exact_route.hpp).
+// Grouping by key is a stable counting sort (each group keeps its values in index order), then a segmented
+// reduction over the groups.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -10,6 +11,7 @@
 #include "batch_checks.hpp"
 #include "batch_route.hpp"
 #include "detred/batched.hpp"
+#include "exact_route.hpp"
 #include "operators.hpp"
 #include "validate.hpp"
 
@@ -87,6 +89,42 @@ void by_key(std::span<const typename Op::input> values, std::span<const K> keys,
                 results.data(), opt);
 }
 
+// mode::exact for sum, asum and dot: the same checks as segmented, along_axis and by_key above, in the same order,
+// then exact_route, which has no operator of the canonical order to take (the result is the exact value rounded).
+
+template <class T>
+void segmented_exact(exact_cpu::line_op op, std::span<const T> x, const T* y, const segments& s, std::span<T> results,
+                     const options& opt, const char* what) {
+  validate(opt);
+  validate_segments(s, x.size(), results.size(), what);
+  exact_route::lines(op, x.data(), y, {.offsets = s.offsets.data()}, results.size(), results.data(), opt,
+                     (std::string("detred::") + what).c_str());
+}
+
+template <class T>
+void along_axis_exact(exact_cpu::line_op op, const matrix_view<T>& a, int axis, std::span<T> results,
+                      const options& opt, const char* what) {
+  validate(opt);
+  const axis_lines l = lines_of(a, axis, results.size(), what);
+  const std::string call = std::string("detred::") + what;
+  if (l.contiguous) {
+    exact_route::lines<T>(op, a.data, nullptr, {.stride = l.stride, .length = l.length}, l.count, results.data(), opt,
+                          call.c_str());
+  } else {
+    exact_route::strided_lines(op, a.data, l.length, l.stride, l.count, results.data(), opt, call.c_str());
+  }
+}
+
+template <class T, class K>
+void by_key_exact(std::span<const T> values, std::span<const K> keys, std::span<T> results, const options& opt) {
+  validate(opt);
+  std::vector<std::uint64_t> offsets;
+  std::vector<T> grouped;
+  group_by_key(values, keys, results.size(), "sum_by_key", offsets, grouped);
+  exact_route::lines<T>(exact_cpu::line_op::sum, grouped.data(), nullptr, {.offsets = offsets.data()}, results.size(),
+                        results.data(), opt, "detred::sum_by_key");
+}
+
 /// stats has tree mode only.
 void tree_only(const options& opt, const char* what) {
   if (opt.mode != mode::tree) {
@@ -99,12 +137,12 @@ void tree_only(const options& opt, const char* what) {
 
 #define DETRED_BATCHED(T)                                                                                            \
   void sum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                     \
-    with_policy(without_exact(o.mode, "detred::sum"),                                                                \
-                [&]<class P>() { segmented<order::sum_op<T, P>>(v, s, r, o, "sum"); });                              \
+    if (o.mode == mode::exact) return segmented_exact<T>(exact_cpu::line_op::sum, v, nullptr, s, r, o, "sum");       \
+    with_policy(validated(o.mode), [&]<class P>() { segmented<order::sum_op<T, P>>(v, s, r, o, "sum"); });           \
   }                                                                                                                  \
   void asum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                    \
-    with_policy(without_exact(o.mode, "detred::asum"),                                                               \
-                [&]<class P>() { segmented<order::asum_op<T, P>>(v, s, r, o, "asum"); });                            \
+    if (o.mode == mode::exact) return segmented_exact<T>(exact_cpu::line_op::asum, v, nullptr, s, r, o, "asum");     \
+    with_policy(validated(o.mode), [&]<class P>() { segmented<order::asum_op<T, P>>(v, s, r, o, "asum"); });         \
   }                                                                                                                  \
   void nrm2(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                    \
     with_policy(without_exact(o.mode, "detred::nrm2"),                                                               \
@@ -112,7 +150,8 @@ void tree_only(const options& opt, const char* what) {
   }                                                                                                                  \
   void dot(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, const options& o) {               \
     validate_lengths(x.size(), y.size(), "detred::dot");                                                             \
-    with_policy(without_exact(o.mode, "detred::dot"), [&]<class P>() {                                               \
+    if (o.mode == mode::exact) return segmented_exact<T>(exact_cpu::line_op::dot, x, y.data(), s, r, o, "dot");      \
+    with_policy(validated(o.mode), [&]<class P>() {                                                                  \
       using Op = order::dot_op<T, P>;                                                                                \
       validate(o);                                                                                                   \
       validate_segments(s, x.size(), r.size(), "dot");                                                               \
@@ -137,12 +176,12 @@ void tree_only(const options& opt, const char* what) {
     segmented<order::moments_op<T>>(v, s, r, o, "stats");                                                            \
   }                                                                                                                  \
   void sum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
-    with_policy(without_exact(o.mode, "detred::sum"),                                                                \
-                [&]<class P>() { along_axis<order::sum_op<T, P>>(a, axis, r, o, "sum"); });                          \
+    if (o.mode == mode::exact) return along_axis_exact<T>(exact_cpu::line_op::sum, a, axis, r, o, "sum");            \
+    with_policy(validated(o.mode), [&]<class P>() { along_axis<order::sum_op<T, P>>(a, axis, r, o, "sum"); });       \
   }                                                                                                                  \
   void asum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                          \
-    with_policy(without_exact(o.mode, "detred::asum"),                                                               \
-                [&]<class P>() { along_axis<order::asum_op<T, P>>(a, axis, r, o, "asum"); });                        \
+    if (o.mode == mode::exact) return along_axis_exact<T>(exact_cpu::line_op::asum, a, axis, r, o, "asum");          \
+    with_policy(validated(o.mode), [&]<class P>() { along_axis<order::asum_op<T, P>>(a, axis, r, o, "asum"); });     \
   }                                                                                                                  \
   void nrm2(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                          \
     with_policy(without_exact(o.mode, "detred::nrm2"),                                                               \
@@ -159,12 +198,12 @@ void tree_only(const options& opt, const char* what) {
     along_axis<order::moments_op<T>>(a, axis, r, o, "stats");                                                        \
   }                                                                                                                  \
   void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& o) {        \
-    with_policy(without_exact(o.mode, "detred::sum_by_key"),                                                         \
-                [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                          \
+    if (o.mode == mode::exact) return by_key_exact<T>(v, k, r, o);                                                   \
+    with_policy(validated(o.mode), [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });       \
   }                                                                                                                  \
   void sum_by_key(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& o) {         \
-    with_policy(without_exact(o.mode, "detred::sum_by_key"),                                                         \
-                [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                          \
+    if (o.mode == mode::exact) return by_key_exact<T>(v, k, r, o);                                                   \
+    with_policy(validated(o.mode), [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });       \
   }                                                                                                                  \
   void stats_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<statistics<T>> r,              \
                     const options& o) {                                                                              \

@@ -1,7 +1,9 @@
-// The front door's route for mode::exact: the CPU backend's exact kernels (lib/exact) for float and double; a clear
-// refusal for the element types that have none. backend::cuda runs the GPU's exact kernel (lib/cuda/exact.cu).
+// The front door's route for mode::exact: the CPU backend's exact kernels (lib/exact) for float and double, one array
+// or a batch of lines; backend::cuda runs the GPU's exact kernel (lib/cuda/exact.cu) for one array; a clear refusal
+// for the element types and the batched calls on backend::cuda, which have no exact path yet.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -11,6 +13,7 @@
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 #include "exact/exact_backend.hpp"
+#include "exact/exact_batches.hpp"
 #include "validate.hpp"
 
 namespace detred::exact_route {
@@ -19,6 +22,14 @@ template <class T>
 void check(const char* what) {
   if constexpr (!std::is_same_v<T, double> && !std::is_same_v<T, float>) {
     throw error(std::string(what) + ": mode exact is not available for 16-bit floats (float and double only)");
+  }
+}
+
+/// The batched calls compute exact mode on the CPU only.
+inline void check_batch_backend(const options& opt, const char* what) {
+  if (opt.backend == backend::cuda) {
+    throw error(std::string(what) +
+                ": mode exact is not available on backend cuda for batched calls (the CPU backend computes them)");
   }
 }
 
@@ -62,6 +73,23 @@ order::float_value_t<T> dot(std::span<const T> x, std::span<const T> y, const op
   } else {
     return {};
   }
+}
+
+/// Batches (the batched entry points check their segments, matrix or keys first): every line on the CPU.
+template <class T>
+void lines(exact_cpu::line_op op, const T* x, const T* y, const cpu::line_set& l, std::uint64_t count, T* results,
+           const options& opt, const char* what) {
+  check<T>(what);
+  check_batch_backend(opt, what);
+  exact_cpu::reduce_lines(op, x, y, l, count, results, how(opt));
+}
+
+template <class T>
+void strided_lines(exact_cpu::line_op op, const T* x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
+                   T* results, const options& opt, const char* what) {
+  check<T>(what);
+  check_batch_backend(opt, what);
+  exact_cpu::reduce_strided_lines(op, x, length, stride, count, results, how(opt));
 }
 
 }  // namespace detred::exact_route

@@ -129,7 +129,7 @@ void validate(const options& opt) {
 mode without_exact(mode m, const char* what) {
   if (validated(m) == mode::exact) {
     throw error(std::string(what) + ": mode exact is not available (exact mode covers detred::sum, dot and asum of " +
-                "float and double arrays)");
+                "float and double arrays, single or batched; batched calls on the CPU backend)");
   }
   return m;
 }

@@ -42,22 +42,6 @@ exact::superaccumulator run(std::uint64_t n, std::uint64_t bytes, const cpu::run
   return total;
 }
 
-template <class T>
-auto sum_kernel(const exact_kernels& k, bool absolute) {
-  if constexpr (sizeof(T) == sizeof(double))
-    return absolute ? k.asum_f64 : k.sum_f64;
-  else
-    return absolute ? k.asum_f32 : k.sum_f32;
-}
-
-template <class T>
-auto dot_kernel(const exact_kernels& k) {
-  if constexpr (sizeof(T) == sizeof(double))
-    return k.dot_f64;
-  else
-    return k.dot_f32;
-}
-
 }  // namespace
 
 template <class T>

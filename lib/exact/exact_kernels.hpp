@@ -29,4 +29,21 @@ extern const exact_kernels neon_kernels;
 /// The table of a resolved instruction set (cpu::resolve).
 const exact_kernels& kernels_for(isa resolved);
 
+/// A table's entry for element type T (double or float): the sum (|x| sum with `absolute`) and the dot product.
+template <class T>
+auto sum_kernel(const exact_kernels& k, bool absolute) {
+  if constexpr (sizeof(T) == sizeof(double))
+    return absolute ? k.asum_f64 : k.sum_f64;
+  else
+    return absolute ? k.asum_f32 : k.sum_f32;
+}
+
+template <class T>
+auto dot_kernel(const exact_kernels& k) {
+  if constexpr (sizeof(T) == sizeof(double))
+    return k.dot_f64;
+  else
+    return k.dot_f32;
+}
+
 }  // namespace detred::exact_cpu

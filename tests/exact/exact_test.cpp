@@ -281,8 +281,8 @@ TEST(ExactMode, RefusedWhereNotAvailable) {
   std::vector<double> results(1);
   const std::vector<std::uint64_t> seg = {0, 10};
   const std::string batched =
-      message([&] { detred::sum(view(x), detred::segments{seg}, std::span<double>(results), exact); });
-  EXPECT_NE(batched.find("detred::sum"), std::string::npos) << batched;
+      message([&] { detred::nrm2(view(x), detred::segments{seg}, std::span<double>(results), exact); });
+  EXPECT_NE(batched.find("detred::nrm2"), std::string::npos) << batched;
   EXPECT_NE(batched.find("exact"), std::string::npos) << batched;
   const std::string cuda = message([&] { detred::sum(view(x), {.mode = mode::exact, .backend = backend::cuda}); });
   // backend::cuda computes exact mode on the GPU (tests/cuda/cuda_exact_test.cpp); a build or machine without one

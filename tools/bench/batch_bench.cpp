@@ -33,6 +33,8 @@ using namespace detred::bench::batch;
 volatile float sink = 0;
 
 struct settings {
+  detred::mode mode =
+      detred::mode::tree;  ///< of every detred call, and of the single-array calls the bits are checked by
   int threads = 2;
   int rounds = 11;
   int shrink = 0;  ///< every data size divided by 2^shrink, for quick runs
@@ -42,6 +44,9 @@ struct settings {
 bool wanted(const settings& s, const std::string& group) {
   return s.only.empty() || std::find(s.only.begin(), s.only.end(), group) != s.only.end();
 }
+
+/// The targets are set for tree mode; the other modes' rows are measured only.
+double target_of(const settings& s, double tree_target) { return s.mode == detred::mode::tree ? tree_target : 0.0; }
 
 /// One row: a batched detred call and its baseline, both reading the same `bytes` of float values per call.
 struct comparison {
@@ -94,7 +99,7 @@ void segmented(const settings& s, const timing_policy& p) {
     std::vector<float> ours(count), base(count);
     const int t = s.threads;
     const auto call = [&] {
-      detred::sum(x, detred::segments{offsets}, ours, {.threads = t});
+      detred::sum(x, detred::segments{offsets}, ours, {.mode = s.mode, .threads = t});
       sink = ours[0];
     };
     call();
@@ -105,7 +110,9 @@ void segmented(const settings& s, const timing_policy& p) {
            fastmath_omp_segment_sums(x.data(), offsets.data(), count, base.data(), t);
            sink = base[0];
          },
-         0.85, bits_vs_single(ours, [&](std::uint64_t k) { return detred::sum(x.subspan(k * length, length)); })});
+         target_of(s, 0.85), bits_vs_single(ours, [&](std::uint64_t k) {
+           return detred::sum(x.subspan(k * length, length), {.mode = s.mode});
+         })});
   }
 }
 
@@ -123,14 +130,14 @@ void matrix(const settings& s, const timing_policy& p) {
   if (columns) {
     std::vector<float> ours(c), base(c);
     const auto call = [&] {
-      detred::sum(view, 0, ours, {.threads = t});
+      detred::sum(view, 0, ours, {.mode = s.mode, .threads = t});
       sink = ours[0];
     };
     call();
     const auto column = [&](std::uint64_t j) {
       std::vector<float> v(r);
       for (std::uint64_t i = 0; i < r; ++i) v[i] = a[i * c + j];
-      return detred::sum(std::span<const float>(v));
+      return detred::sum(std::span<const float>(v), {.mode = s.mode});
     };
     run(s, p,
         {"column sums (axis 0)", shape, ab.span().size_bytes(), call, "fast-math OpenMP column chunks",
@@ -138,12 +145,12 @@ void matrix(const settings& s, const timing_policy& p) {
            fastmath_omp_column_sums(a, r, c, c, base.data(), t);
            sink = base[0];
          },
-         0.85, bits_vs_single(ours, column)});
+         target_of(s, 0.85), bits_vs_single(ours, column)});
   }
   if (rows) {
     std::vector<float> ours(r), base(r);
     const auto call = [&] {
-      detred::sum(view, 1, ours, {.threads = t});
+      detred::sum(view, 1, ours, {.mode = s.mode, .threads = t});
       sink = ours[0];
     };
     call();
@@ -153,8 +160,9 @@ void matrix(const settings& s, const timing_policy& p) {
            fastmath_omp_row_sums(a, r, c, c, base.data(), t);
            sink = base[0];
          },
-         0.85,
-         bits_vs_single(ours, [&](std::uint64_t i) { return detred::sum(std::span<const float>(a + i * c, c)); })});
+         target_of(s, 0.85), bits_vs_single(ours, [&](std::uint64_t i) {
+           return detred::sum(std::span<const float>(a + i * c, c), {.mode = s.mode});
+         })});
   }
 }
 
@@ -182,7 +190,7 @@ void by_key(const settings& s, const timing_policy& p) {
     std::vector<float> ours(bins), base(bins);
     const int t = s.threads;
     const auto call = [&] {
-      detred::sum_by_key(v, keys, ours, {.threads = t});
+      detred::sum_by_key(v, keys, ours, {.mode = s.mode, .threads = t});
       sink = ours[0];
     };
     call();
@@ -199,8 +207,9 @@ void by_key(const settings& s, const timing_policy& p) {
            omp_scatter_add(v.data(), keys.data(), n, base.data(), bins, t);
            sink = base[0];
          },
-         0.0,
-         bits_vs_single(ours, [&](std::uint64_t b) { return detred::sum(std::span<const float>(groups.at(b))); })});
+         0.0, bits_vs_single(ours, [&](std::uint64_t b) {
+           return detred::sum(std::span<const float>(groups.at(b)), {.mode = s.mode});
+         })});
   }
 }
 
@@ -209,16 +218,25 @@ void by_key(const settings& s, const timing_policy& p) {
 int main(int argc, char** argv) {
   CLI::App app{"detred-batch-bench: the batched reductions against their natural baselines, same run, interleaved"};
   settings s;
+  std::string mode_name = "tree";
+  app.add_option("--mode", mode_name, "mode of every detred call: tree, compensated or exact (targets: tree only)");
   app.add_option("--threads", s.threads, "threads of every row")->check(CLI::Range(1, 1024));
   app.add_option("--rounds", s.rounds, "interleaved rounds per row")->check(CLI::Range(1, 1000));
   app.add_option("--shrink", s.shrink, "divide every data size by 2^K, for a quick run (0: the issue's sizes)")
       ->check(CLI::Range(0, 12));
   app.add_option("--only", s.only, "rows to run, comma-separated: segmented columns rows by_key")->delimiter(',');
   CLI11_PARSE(app, argc, argv);
+  if (const auto m = detred::parse<detred::mode>(mode_name)) {
+    s.mode = *m;
+  } else {
+    std::cerr << "--mode must be " << detred::names<detred::mode>() << "; got '" << mode_name << "'\n";
+    return 2;
+  }
   const timing_policy p{};
 
-  std::cout << fmt::format("detred-batch-bench: {} threads, {} rounds, sizes / 2^{}, isa {}\n", s.threads, s.rounds,
-                           s.shrink, detred::to_string(detred::resolved_isa(detred::isa::automatic)));
+  std::cout << fmt::format("detred-batch-bench: mode {}, {} threads, {} rounds, sizes / 2^{}, isa {}\n",
+                           detred::to_string(s.mode), s.threads, s.rounds, s.shrink,
+                           detred::to_string(detred::resolved_isa(detred::isa::automatic)));
   std::cout << "GB/s: bytes of float values read per call (offsets, keys and results not counted); ratio: median of "
                "time(baseline) / time(detred)\n";
   std::cout << fmt::format("{:<22} {:<14} {:>2} {:>8} {:<30} {:>8} {:>6} {:>8} {:<10} {}\n", "op", "shape", "t", "GB/s",

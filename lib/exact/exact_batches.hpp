@@ -1,0 +1,28 @@
+// Exact mode for batches on the CPU: many lines (segments, matrix rows or columns, groups by key), each its own
+// correctly rounded sum, |x| sum or dot product. A line's result is the rounding of its exact value, which depends on
+// nothing but the line's values: it has the bits of the single-array exact call on that line, whatever the rest of
+// the batch, the layout, the thread count or the instruction set (docs/exact.md, docs/batched.md).
+#pragma once
+
+#include <cstdint>
+
+#include "cpu/cpu_backend.hpp"
+
+namespace detred::exact_cpu {
+
+/// What each line of a batch computes.
+enum class line_op { sum, asum, dot };
+
+/// results[k] = the correctly rounded sum, |x| sum or dot product (with y, of the same layout) of line k of `lines`,
+/// for k < count; T = double or float. y is only read for line_op::dot.
+template <class T>
+void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines, std::uint64_t count, T* results,
+                  const cpu::run_options& how);
+
+/// results[t] = the correctly rounded sum (op sum) or |x| sum (op asum) of x[t], x[t + stride], ...,
+/// x[t + (length - 1) * stride], for t < count: the columns of a row-major matrix, the rows of a column-major one.
+template <class T>
+void reduce_strided_lines(line_op op, const T* x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
+                          T* results, const cpu::run_options& how);
+
+}  // namespace detred::exact_cpu
