@@ -51,8 +51,9 @@ float nrm2(std::span<const float> local, MPI_Comm comm, const options& opt = {})
 statistics<double> stats(std::span<const double> local, MPI_Comm comm, const options& opt = {});
 statistics<float> stats(std::span<const float> local, MPI_Comm comm, const options& opt = {});
 
-/// Element-wise: out[i] = detred::sum({x[i] of rank 0, ..., x[i] of rank p-1}, opt.mode) on every rank. x and out
-/// have the same length on every rank (detred::error on every rank otherwise) and may be the same memory.
+/// Element-wise: out[i] = detred::sum({x[i] of rank 0, ..., x[i] of rank p-1}, opt.mode) on every rank (tree,
+/// compensated or exact mode). x and out have the same length on every rank (detred::error on every rank otherwise)
+/// and may be the same memory.
 /// Cost: an MPI_Alltoallv that gives rank r the slice r of every vector, the column sums of that p x slice matrix
 /// (detred::sum along axis 0), and an MPI_Allgatherv of the slices' sums: about what a reduce-scatter and an
 /// allgather (MPI_Allreduce's large-message algorithms) move.

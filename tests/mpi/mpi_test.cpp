@@ -134,7 +134,7 @@ void check_elementwise() {
     for (values v : {values::uniform, values::dynamic_range, values::signed_zeros, values::with_nan}) {
       std::vector<std::vector<T>> per_rank;
       for (std::uint64_t r = 0; r < p; ++r) per_rank.push_back(generate<T>(v, n, 1000 * r + n));
-      for (mode m : {mode::tree, mode::compensated}) {
+      for (mode m : {mode::tree, mode::compensated, mode::exact}) {
         const std::vector<T> expected = reference(per_rank, m);
         std::vector<T> out(n);
         mpi::allreduce_sum(std::span<const T>(per_rank[static_cast<std::size_t>(my_rank())]), std::span<T>(out),
