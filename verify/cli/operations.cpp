@@ -163,10 +163,6 @@ std::vector<std::optional<detred::mode>> modes_of(op o, dtype t) {
   return {detred::mode::tree, detred::mode::compensated};
 }
 
-bool computes(const compute_path& path, std::optional<detred::mode> m) {
-  return !(m == detred::mode::exact && path.where == detred::backend::cuda);
-}
-
 std::vector<operands> make_operands(op o, const std::vector<dataset>& inputs, const read_options& read) {
   if (o != op::dot && read.column.find(',') != std::string::npos) {
     throw usage_error("--column " + read.column + ": two columns are the x and y of --op dot");

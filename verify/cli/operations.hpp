@@ -42,9 +42,6 @@ std::vector<operands> make_operands(op o, const std::vector<dataset>& inputs, co
 /// elements; tree alone for stats; none (one run, {nullopt}) for the selections and integer sums, which are exact.
 std::vector<std::optional<detred::mode>> modes_of(op o, dtype t);
 
-/// False for the paths that have no mode m: exact mode runs on the CPU only, so its rows leave the GPU out.
-bool computes(const compute_path& path, std::optional<detred::mode> m);
-
 /// One named result of a run: `name` is empty for the operations with one result, the member for stats ("count",
 /// "sum", "mean", "variance", "sample_variance", "stddev", "sample_stddev", "min", "max").
 struct output {
