@@ -279,8 +279,9 @@ DETRED_HOST_DEVICE inline T round_words(std::int64_t* w, int lo, int hi, std::ui
   int q = lead_exponent - F::mantissa_bits;
   if (q < F::min_ulp_exponent) q = F::min_ulp_exponent;
   const int p = q - superaccumulator::min_exponent;  // > 1000: every position below is inside the accumulator
-  const int kept = lead_exponent - q + 1;            // 1 .. mantissa_bits + 1
-  std::uint64_t significand = m.bits_from(p) & ((std::uint64_t{1} << kept) - 1);
+  // Bits kept: up to mantissa_bits + 1; none when the value lies below 2^q (it rounds to zero or to 2^q).
+  const int kept = lead_exponent - q + 1;
+  std::uint64_t significand = kept > 0 ? m.bits_from(p) & ((std::uint64_t{1} << kept) - 1) : 0;
   const std::uint64_t guard = m.bits_from(p - 1) & 1;
   bool sticky = (m.digit((p - 1) / 32) & ((std::uint64_t{1} << ((p - 1) % 32)) - 1)) != 0;
   for (int k = lo; k < (p - 1) / 32 && !sticky; ++k) sticky = m.digit(k) != 0;
