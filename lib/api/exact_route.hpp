@@ -35,44 +35,38 @@ inline void check_batch_backend(const options& opt, const char* what) {
 
 inline cpu::run_options how(const options& opt) { return {.threads = opt.threads, .instruction_set = opt.isa}; }
 
+/// One array (y is read by dot only): on the GPU for backend::cuda, else on the CPU.
 template <class T>
-order::float_value_t<T> sum(std::span<const T> x, const options& opt, const char* what) {
+order::float_value_t<T> one_array(cuda::detail::exact_kind kind, std::span<const T> x, const T* y, const options& opt,
+                                  const char* what) {
   check<T>(what);
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-    if (opt.backend == backend::cuda) {
-      return cuda_backend::exact_host(cuda::detail::exact_kind::sum, x.data(), x.data(), x.size());
-    }
-    return exact_cpu::sum(x.data(), x.size(), how(opt));
+    if (opt.backend == backend::cuda) return cuda_backend::exact_host(kind, x.data(), y, x.size());
+    const exact::superaccumulator state =
+        kind == cuda::detail::exact_kind::dot
+            ? exact_cpu::dot_state(x.data(), y, x.size(), how(opt))
+            : exact_cpu::sum_state(x.data(), x.size(), kind == cuda::detail::exact_kind::asum, how(opt));
+    return exact::round_to<T>(state);
   } else {
     return {};
   }
 }
 
 template <class T>
+order::float_value_t<T> sum(std::span<const T> x, const options& opt, const char* what) {
+  return one_array(cuda::detail::exact_kind::sum, x, x.data(), opt, what);
+}
+
+template <class T>
 order::float_value_t<T> asum(std::span<const T> x, const options& opt, const char* what) {
-  check<T>(what);
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-    if (opt.backend == backend::cuda) {
-      return cuda_backend::exact_host(cuda::detail::exact_kind::asum, x.data(), x.data(), x.size());
-    }
-    return exact_cpu::asum(x.data(), x.size(), how(opt));
-  } else {
-    return {};
-  }
+  return one_array(cuda::detail::exact_kind::asum, x, x.data(), opt, what);
 }
 
 template <class T>
 order::float_value_t<T> dot(std::span<const T> x, std::span<const T> y, const options& opt, const char* what) {
   check<T>(what);
   validate_lengths(x.size(), y.size(), what);
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-    if (opt.backend == backend::cuda) {
-      return cuda_backend::exact_host(cuda::detail::exact_kind::dot, x.data(), y.data(), x.size());
-    }
-    return exact_cpu::dot(x.data(), y.data(), x.size(), how(opt));
-  } else {
-    return {};
-  }
+  return one_array(cuda::detail::exact_kind::dot, x, y.data(), opt, what);
 }
 
 /// Batches (the batched entry points check their segments, matrix or keys first): every line on the CPU.

@@ -20,8 +20,7 @@ namespace {
 /// The threads for a batch of `bytes` of input: one below the single-array threshold (waking a second thread costs
 /// more than it saves there), the requested count otherwise.
 int team_for(std::uint64_t bytes, const cpu::run_options& how) {
-  const std::uint64_t threshold =
-      how.parallel_threshold_bytes == ~std::uint64_t{0} ? parallel_threshold_bytes : how.parallel_threshold_bytes;
+  const std::uint64_t threshold = threshold_bytes(how);
   const int requested = how.threads > 0 ? how.threads : omp_get_max_threads();
   return requested <= 1 || bytes < threshold ? 1 : requested;
 }
@@ -64,8 +63,7 @@ void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines
   // the single-array driver, so that one long line among short ones does not keep the other threads waiting.
   std::uint64_t longest = ~std::uint64_t{0};
   if (team > 1) {
-    const std::uint64_t threshold =
-        how.parallel_threshold_bytes == ~std::uint64_t{0} ? parallel_threshold_bytes : how.parallel_threshold_bytes;
+    const std::uint64_t threshold = threshold_bytes(how);
     longest = std::max<std::uint64_t>(threshold / element_bytes, total / static_cast<std::uint64_t>(team));
     for (std::uint64_t k = 0; k < count; ++k) {
       const std::uint64_t n = lines.size(k), s = lines.start(k);

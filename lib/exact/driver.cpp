@@ -17,8 +17,7 @@ constexpr std::uint64_t grain = 1024;
 template <class Kernel>
 exact::superaccumulator run(std::uint64_t n, std::uint64_t bytes, const cpu::run_options& how, Kernel kernel) {
   exact::superaccumulator total = exact::empty_superaccumulator();
-  const std::uint64_t threshold =
-      how.parallel_threshold_bytes == ~std::uint64_t{0} ? parallel_threshold_bytes : how.parallel_threshold_bytes;
+  const std::uint64_t threshold = threshold_bytes(how);
   const int requested = how.threads > 0 ? how.threads : omp_get_max_threads();
   const std::uint64_t grains = (n + grain - 1) / grain;
   const int team = requested <= 1 || bytes < threshold || grains < 2

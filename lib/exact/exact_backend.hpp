@@ -13,6 +13,11 @@ namespace detred::exact_cpu {
 /// Below this many bytes of input one thread is faster than waking a second one.
 inline constexpr std::uint64_t parallel_threshold_bytes = std::uint64_t{128} << 10;
 
+/// The threshold a call uses: the caller's (run_options, for tests that force threads), or the default above.
+inline std::uint64_t threshold_bytes(const cpu::run_options& how) {
+  return how.parallel_threshold_bytes == ~std::uint64_t{0} ? parallel_threshold_bytes : how.parallel_threshold_bytes;
+}
+
 /// The exact state of sum x[i] (or |x[i]| with `absolute`) for T = double or float.
 template <class T>
 exact::superaccumulator sum_state(const T* x, std::uint64_t n, bool absolute, const cpu::run_options& how);
@@ -20,19 +25,5 @@ exact::superaccumulator sum_state(const T* x, std::uint64_t n, bool absolute, co
 /// The exact state of sum x[i] * y[i].
 template <class T>
 exact::superaccumulator dot_state(const T* x, const T* y, std::uint64_t n, const cpu::run_options& how);
-
-/// The correctly rounded results.
-template <class T>
-T sum(const T* x, std::uint64_t n, const cpu::run_options& how) {
-  return exact::round_to<T>(sum_state(x, n, false, how));
-}
-template <class T>
-T asum(const T* x, std::uint64_t n, const cpu::run_options& how) {
-  return exact::round_to<T>(sum_state(x, n, true, how));
-}
-template <class T>
-T dot(const T* x, const T* y, std::uint64_t n, const cpu::run_options& how) {
-  return exact::round_to<T>(dot_state(x, y, n, how));
-}
 
 }  // namespace detred::exact_cpu
