@@ -77,4 +77,15 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> matrix_shapes() {
   return {{1, 1}, {3, 70}, {W - 1, 33}, {W + 1, 17}, {L + 3, 19}, {2 * L + 1, 5}, {0, 4}, {4, 0}, {37, 129}};
 }
 
+/// matrix_shapes, plus columns of eight leaves (a deeper leaf tree) and more columns than one panel of the CPU's
+/// strided kernel takes (a row read of 32 KiB: 8192 floats, 4096 doubles), whose last leaf has three rows.
+template <class T>
+std::vector<std::pair<std::uint64_t, std::uint64_t>> matrix_shapes_with_wide_panels() {
+  constexpr std::uint64_t W = order::lanes<T>;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes = matrix_shapes<T>();
+  shapes.insert(shapes.end(), {{7 * L + 1, 3}, {W + 3, 16421}});
+  return shapes;
+}
+
 }  // namespace detred::testing

@@ -39,25 +39,35 @@ std::uint64_t first_match_strided(const order::operands<Op>& line, std::uint64_t
   return i;
 }
 
+/// The low `bits` bits of p in reverse order.
+constexpr std::uint64_t bit_reversed(std::uint64_t p, int bits) {
+  std::uint64_t r = 0;
+  for (int k = 0; k < bits; ++k, p >>= 1) r = (r << 1) | (p & 1);
+  return r;
+}
+
 /// Aligns p up to `a` bytes.
 inline unsigned char* align_up(unsigned char* p, std::uint64_t a) {
   const auto at = reinterpret_cast<std::uintptr_t>(p);
   return p + ((a - at % a) % a);
 }
 
-/// Bytes of scratch a panel of `blocks` values of V needs: its lane states, a lane tree, a leaf-tree stack per line,
-/// each 64-byte aligned.
+/// Bytes of scratch a panel of `blocks` values of V over lines of `leaves` leaves needs, each part 64-byte aligned:
+/// the pending lane states (one panel's worth per level of the lane tree), the lane being accumulated, a lane tree,
+/// and the leaf-tree stacks of its lines.
 template <class Op, class V, order::leaf_shape shape>
-constexpr std::uint64_t panel_bytes(std::uint64_t blocks) {
+constexpr std::uint64_t panel_bytes(std::uint64_t blocks, std::uint64_t leaves) {
   using S = typename Op::template state_of<V>;
   constexpr std::uint64_t per_value = sizeof(V) / sizeof(typename Op::value);
-  return (blocks + 1) * shape.lanes * sizeof(S) + blocks * per_value * sizeof(order::subtree_stack<Op>) + 3 * 64;
+  constexpr std::uint64_t lane_levels = std::countr_zero(shape.lanes);
+  return (lane_levels + 1) * blocks * sizeof(S) + shape.lanes * sizeof(S) +
+         order::lockstep_leaf_stacks<Op>::depth_for(leaves) * blocks * per_value * sizeof(order::node_of<Op>) + 3 * 64;
 }
 
 /// One panel of strided lines: `blocks` values of V side by side (V a register of VL lanes, or a scalar for lines
-/// left over), lines [line0, line0 + blocks * lanes of V). `scratch` holds panel_bytes(blocks). (The kernels allocate
-/// nothing: a standard container instantiated here would be a weak symbol shared with the other instruction sets'
-/// objects, and the linker may keep any one of them.)
+/// left over), lines [line0, line0 + blocks * lanes of V). `scratch` holds panel_bytes(blocks, leaves). (The kernels
+/// allocate nothing: a standard container instantiated here would be a weak symbol shared with the other instruction
+/// sets' objects, and the linker may keep any one of them.)
 template <class Op, class V, order::leaf_shape shape>
 void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint64_t stride, std::uint64_t line0,
                    std::uint64_t blocks, typename Op::result* results, unsigned char* scratch) {
@@ -66,17 +76,17 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
   constexpr std::uint64_t W = shape.lanes;
   constexpr std::uint64_t L = shape.leaf_size;
   constexpr std::uint64_t per_value = sizeof(V) / sizeof(T);
+  constexpr int lane_levels = std::countr_zero(W);
   const std::uint64_t width = blocks * per_value;
   const std::uint64_t leaves = order::leaf_count(shape, length);
 
-  // lanes[l * blocks + b]: lane l of the leaf for block b, the blocks of one lane side by side (a lane's states for
-  // the whole panel are one contiguous run, which a row's loads walk in order; all lanes stay in L2); tree: one
-  // block's lanes for the lane tree; stacks[c]: the leaf tree of line line0 + c.
-  auto* const lanes = reinterpret_cast<S*>(align_up(scratch, 64));
-  auto* const tree = reinterpret_cast<S*>(align_up(reinterpret_cast<unsigned char*>(lanes + blocks * W), 64));
-  auto* const stacks =
-      reinterpret_cast<order::subtree_stack<Op>*>(align_up(reinterpret_cast<unsigned char*>(tree + W), 64));
-  for (std::uint64_t c = 0; c < width; ++c) new (&stacks[c]) order::subtree_stack<Op>();
+  // states + k * blocks: lane states of the panel, one block after another (lane_levels + 1 of them, handed
+  // around as the lane tree proceeds); tree: one block's lanes for lines of at most W elements; nodes: the leaf-tree
+  // stacks of the panel's lines.
+  auto* const states = reinterpret_cast<S*>(align_up(scratch, 64));
+  auto* const tree =
+      reinterpret_cast<S*>(align_up(reinterpret_cast<unsigned char*>(states + (lane_levels + 1) * blocks), 64));
+  auto* const nodes = reinterpret_cast<order::node_of<Op>*>(align_up(reinterpret_cast<unsigned char*>(tree + W), 64));
   const auto take = [&](const S& s, std::uint64_t offset, bool later) -> S {
     if constexpr (per_value == 1) {
       if constexpr (Op::arity == 1) {
@@ -94,6 +104,13 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
         const auto b = load<Op>(x.data[1] + offset);
         return later ? order::accumulate_later<Op>(s, a, b) : Op::accumulate(s, a, b);
       }
+    }
+  };
+  const auto lane_of = [&](const S& value, std::uint64_t j) -> typename Op::state {
+    if constexpr (per_value == 1) {
+      return value;
+    } else {
+      return get_lane<Op, sizeof(V)>(value, j);
     }
   };
 
@@ -120,57 +137,73 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
       return;
     }
   }
+  // Lane by lane, each lane's rows in order (lane l of a leaf takes rows r0 + l, r0 + l + W, ...): one lane's
+  // states for the panel stay in L1 while its rows are added, however wide the panel. Lanes are taken in
+  // bit-reversed order, in which the halving lane tree (order::fold_lanes) joins neighbours: lane p's states wait
+  // at level k of `pending` until their right neighbour at that level is done, a binary counter like the leaf
+  // tree's, so only lane_levels + 1 panels of states exist at once. Rows are a leading dimension apart, a stride
+  // the hardware prefetchers lose across pages, so the panel's part of the row `ahead` visits later is asked for.
+  constexpr std::uint64_t ahead = 8;
+  S* pending[lane_levels];
+  for (int k = 0; k < lane_levels; ++k) pending[k] = states + static_cast<std::uint64_t>(k) * blocks;
+  S* lane = states + static_cast<std::uint64_t>(lane_levels) * blocks;
+  order::lockstep_leaf_stacks<Op> stacks(nodes, width);
   for (std::uint64_t f = 0; f < leaves; ++f) {
     const std::uint64_t r0 = f * L;
     const std::uint64_t count = length - r0 < L ? length - r0 : L;
-    for (std::uint64_t i = 0; i < blocks * W; ++i) lanes[i] = Op::template identity<V>();
-    // Row by row: row i of the leaf goes to lane (i - r0) % W. Rows are a leading dimension apart, a stride the
-    // hardware prefetchers lose across pages, so the panel's part of a row a few rows ahead is asked for here.
-    constexpr std::uint64_t ahead = 8;
-    for (std::uint64_t i = r0; i < r0 + count; ++i) {
-      S* const lane = &lanes[((i - r0) % W) * blocks];
-      const std::uint64_t row = i * stride + line0;
-      if (i + ahead < length) prefetch(x, (i + ahead) * stride + line0, width * sizeof(typename Op::input));
-      const bool later = i - r0 >= W;
-      for (std::uint64_t b = 0; b < blocks; ++b) lane[b] = take(lane[b], row + b * per_value, later);
-    }
-    for (std::uint64_t b = 0; b < blocks; ++b) {
-      for (std::uint64_t l = 0; l < W; ++l) tree[l] = lanes[l * blocks + b];
-      order::fold_lanes<Op>(tree, W);
-      for (std::uint64_t j = 0; j < per_value; ++j) {
-        typename Op::state root;
-        if constexpr (per_value == 1) {
-          root = tree[0];
-        } else {
-          root = get_lane<Op, sizeof(V)>(tree[0], j);
+    const auto lane_at = [](std::uint64_t p) { return bit_reversed(p, lane_levels); };
+    const auto rows_of_lane = [&](std::uint64_t l) { return l < count ? (count - l + W - 1) / W : 0; };
+    for (std::uint64_t p = 0; p < W; ++p) {
+      const std::uint64_t l = lane_at(p);
+      const std::uint64_t rows = rows_of_lane(l);
+      for (std::uint64_t b = 0; b < blocks; ++b) lane[b] = Op::template identity<V>();
+      for (std::uint64_t k = 0; k < rows; ++k) {
+        const bool same = k + ahead < rows;
+        const std::uint64_t next_lane = same ? l : (p + 1 < W ? lane_at(p + 1) : W);
+        const std::uint64_t next_k = same ? k + ahead : k + ahead - rows;
+        if (next_k < rows_of_lane(next_lane)) {
+          prefetch(x, (r0 + next_lane + next_k * W) * stride + line0, width * sizeof(typename Op::input));
         }
-        const std::uint64_t c = b * per_value + j;
-        if constexpr (order::locates_element<Op>) {
-          order::operands<Op> line = x.advanced(line0 + c);
-          line.first = 0;
-          stacks[c].push(order::to_node<Op>(root, first_match_strided<Op>(line, stride, r0, count, root)), 1);
-        } else {
-          stacks[c].push(order::to_node<Op>(root, 0), 1);
-        }
+        const std::uint64_t row = (r0 + l + k * W) * stride + line0;
+        for (std::uint64_t b = 0; b < blocks; ++b) lane[b] = take(lane[b], row + b * per_value, k > 0);
       }
+      int level = 0;
+      for (std::uint64_t q = p; q & 1; q >>= 1, ++level) {
+        for (std::uint64_t b = 0; b < blocks; ++b) lane[b] = Op::combine(pending[level][b], lane[b]);
+      }
+      // The joined states wait at `level`, and the buffer they leave is the next lane's; after the last lane
+      // (level == lane_levels) `lane` holds the lane tree's roots.
+      if (level < lane_levels) std::swap(pending[level], lane);
     }
+    const S* const roots = lane;
+    stacks.push([&](std::uint64_t c) {
+      const typename Op::state root = lane_of(roots[c / per_value], c % per_value);
+      if constexpr (order::locates_element<Op>) {
+        order::operands<Op> line = x.advanced(line0 + c);
+        line.first = 0;
+        return order::to_node<Op>(root, first_match_strided<Op>(line, stride, r0, count, root));
+      } else {
+        return order::to_node<Op>(root, 0);
+      }
+    });
   }
-  for (std::uint64_t c = 0; c < width; ++c) results[line0 + c] = Op::finalize(stacks[c].root());
+  for (std::uint64_t c = 0; c < width; ++c) results[line0 + c] = Op::finalize(stacks.root(c));
 }
 
 /// Lines [first, last) whose elements are `stride` apart: line t is x[t], x[t + stride], ... (`length` elements).
-/// `scratch` holds `scratch_bytes` (at least strided_scratch_bytes): panels as wide as it allows, up to about
-/// 512 KiB of lane states (half of L2), so that each row read is a whole page of a float matrix (fewer TLB misses).
+/// `scratch` holds `scratch_bytes` (at least strided_scratch_bytes). Panels are as wide as reads of 32 KiB per row
+/// (eight 4 KiB pages, whose page-table entries share a cache line: narrower panels cost a page walk that misses
+/// the caches per row read), or as the scratch allows.
 template <class Op, order::leaf_shape shape = order::shape_of<typename Op::value>>
 void strided_lines(order::operands<Op> x, std::uint64_t length, std::uint64_t stride, std::uint64_t first,
                    std::uint64_t last, typename Op::result* results, void* scratch, std::uint64_t scratch_bytes) {
   using T = typename Op::value;
-  using S = typename Op::template state_of<vec<T>>;
   constexpr std::uint64_t VL = vector_lanes<T>;
-  constexpr std::uint64_t budget = std::uint64_t{512} << 10;
+  constexpr std::uint64_t row_bytes = std::uint64_t{32} << 10;
+  const std::uint64_t leaves = order::leaf_count(shape, length);
   std::uint64_t panel_blocks = 1;
-  while (2 * panel_blocks * shape.lanes * sizeof(S) <= budget &&
-         panel_bytes<Op, vec<T>, shape>(2 * panel_blocks) <= scratch_bytes) {
+  while (2 * panel_blocks * VL * sizeof(typename Op::input) <= row_bytes &&
+         panel_bytes<Op, vec<T>, shape>(2 * panel_blocks, leaves) <= scratch_bytes) {
     panel_blocks *= 2;
   }
   auto* const memory = static_cast<unsigned char*>(scratch);

@@ -34,7 +34,7 @@ using strided_lines_fn = void (*)(order::operands<Op> x, std::uint64_t length, s
 
 /// Scratch memory the strided kernel takes per call (the kernels allocate nothing): enough for the widest panel of
 /// any instruction set and operator.
-inline constexpr std::uint64_t strided_scratch_bytes = std::uint64_t{2} << 20;
+inline constexpr std::uint64_t strided_scratch_bytes = std::uint64_t{4} << 20;
 
 template <class Op>
 struct kernel_entry {

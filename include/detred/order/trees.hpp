@@ -3,6 +3,7 @@
 // states are combined, in which order; the operator decides what combining means.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -155,6 +156,51 @@ class subtree_stack {
   // are never read, and zeroing 65 entries on every call would cost more than summing a small array.
   node values_[65];
   std::uint64_t leaves_[65];
+  int depth_ = 0;
+};
+
+/// `width` subtree_stacks pushed single leaves in lockstep (the lines of a panel of strided lines, which all have
+/// the same length): one copy of the bookkeeping, stack c's entry d at nodes[d * width + c]. Each stack ends as
+/// subtree_stack would from the same pushes: pushing leaf number p (from 0) merges as many entries as p has trailing
+/// one bits, the binary counter subtree_stack keeps. Host only; the memory is the caller's.
+template <class Op>
+class lockstep_leaf_stacks {
+ public:
+  using node = node_of<Op>;
+
+  /// Entries a stack needs for `leaves` pushes (its depth is the number of one bits of the pushes so far).
+  static constexpr std::uint64_t depth_for(std::uint64_t leaves) { return leaves == 0 ? 1 : std::bit_width(leaves); }
+
+  /// nodes: room for depth_for(leaves) * width nodes.
+  lockstep_leaf_stacks(node* nodes, std::uint64_t width) : nodes_(nodes), width_(width) {}
+
+  /// Pushes leaf(c) onto stack c, for every c < width.
+  template <class Leaf>
+  void push(Leaf&& leaf) {
+    const int merges = std::countr_one(pushed_);
+    const int top = depth_ - merges;
+    for (std::uint64_t c = 0; c < width_; ++c) {
+      node value = leaf(c);
+      for (int d = depth_ - 1; d >= top; --d)
+        value = merge<Op>(nodes_[static_cast<std::uint64_t>(d) * width_ + c], value);
+      nodes_[static_cast<std::uint64_t>(top) * width_ + c] = value;
+    }
+    depth_ = top + 1;
+    ++pushed_;
+  }
+
+  /// The root of stack c, folded from the top down as subtree_stack::root does.
+  node root(std::uint64_t c) const {
+    if (depth_ == 0) return empty_node<Op>();
+    node acc = nodes_[static_cast<std::uint64_t>(depth_ - 1) * width_ + c];
+    for (int d = depth_ - 2; d >= 0; --d) acc = merge<Op>(nodes_[static_cast<std::uint64_t>(d) * width_ + c], acc);
+    return acc;
+  }
+
+ private:
+  node* nodes_;
+  std::uint64_t width_;
+  std::uint64_t pushed_ = 0;
   int depth_ = 0;
 };
 
