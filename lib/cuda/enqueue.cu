@@ -12,6 +12,7 @@
 #include "cuda_check.hpp"
 #include "enqueue.hpp"
 #include "fold_pass.cuh"
+#include "integer_sum.cuh"
 #include "leaf_pass.cuh"
 #include "partial/unfinalized.hpp"
 
@@ -22,13 +23,43 @@ std::atomic<std::uint64_t> enqueued{0};
 
 }  // namespace
 
+/// The leaf pass and the folding passes of the canonical order.
+template <class Op>
+void enqueue_tree(const order::operands<Op>& x, std::uint64_t n, const launch_plan& plan, void* partials,
+                  typename Op::result* result, stream_t stream);
+
 template <class Op>
 void enqueue_reduction(const order::operands<Op>& x, std::uint64_t n, const launch_plan& plan, void* partials,
                        typename Op::result* result, stream_t stream) {
-  using N = order::node_of<Op>;
   static_assert(fold_block_values == std::uint64_t{fold_threads} * values_per_thread);
   if (plan.blocks > 0xffffffffu) throw error("CUDA reduction: " + std::to_string(n) + " elements need too many blocks");
   ++enqueued;
+  if constexpr (is_integer_sum<Op>) {
+    // Exact, so in any order (integer_sum.cuh): enough blocks that each thread takes integer_min_vectors 16-byte
+    // vectors, up to integer_max_blocks, then one block adds their sums. A single block writes the result itself.
+    using I = typename Op::input;
+    const std::uint64_t vectors = n / (16 / sizeof(I));
+    const std::uint64_t wanted = vectors / (std::uint64_t{integer_threads} * integer_min_vectors);
+    const std::uint64_t blocks = wanted < integer_max_blocks ? wanted : integer_max_blocks;
+    if (blocks <= 1) {
+      integer_block_sums<I><<<1, integer_max_threads, 0, stream>>>(x.data[0], n, result);
+      check(cudaGetLastError(), "integer sum launch");
+    } else {
+      auto* const sums = static_cast<order::wide_integer*>(partials);
+      integer_block_sums<I><<<static_cast<unsigned>(blocks), integer_threads, 0, stream>>>(x.data[0], n, sums);
+      check(cudaGetLastError(), "integer sum launch");
+      integer_final_sum<<<1, integer_max_threads, 0, stream>>>(sums, blocks, result);
+      check(cudaGetLastError(), "integer sum launch");
+    }
+  } else {
+    enqueue_tree<Op>(x, n, plan, partials, result, stream);
+  }
+}
+
+template <class Op>
+void enqueue_tree(const order::operands<Op>& x, std::uint64_t n, const launch_plan& plan, void* partials,
+                  typename Op::result* result, stream_t stream) {
+  using N = order::node_of<Op>;
   // Whole-row loads need every operand aligned to a thread's share of a row (16 bytes of lanes): leaves start every
   // L elements from the base, a multiple of that share.
   constexpr std::uintptr_t row_bytes = lanes_per_thread<typename Op::value> * sizeof(typename Op::input);

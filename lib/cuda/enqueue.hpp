@@ -11,10 +11,25 @@
 
 namespace detred::cuda::detail {
 
-/// Bytes the partial buffer needs for a plan: partial_values(plan) nodes of Op.
+/// True for the integer sums, which are exact and so need no canonical order: enqueue_reduction sends them to
+/// kernels of their own (integer_sum.cuh), which ignore the plan.
+template <class Op>
+inline constexpr bool is_integer_sum = false;
+template <class I>
+inline constexpr bool is_integer_sum<order::integer_sum_op<I>> = true;
+
+/// The most block sums the integer kernels write (about one wave of the H100/H200's 132 multiprocessors at 8 blocks
+/// each).
+inline constexpr std::uint64_t integer_max_blocks = 1024;
+
+/// Bytes the partial buffer needs for a plan: partial_values(plan) nodes of Op (the integer sums: their block sums).
 template <class Op>
 constexpr std::uint64_t partial_bytes(const launch_plan& plan) {
-  return partial_values(plan) * sizeof(order::node_of<Op>);
+  if constexpr (is_integer_sum<Op>) {
+    return integer_max_blocks * sizeof(order::node_of<Op>);
+  } else {
+    return partial_values(plan) * sizeof(order::node_of<Op>);
+  }
 }
 
 /// Enqueues Op over the device operands x[0..n) on `stream`, writing the finalized result to the device address

@@ -123,16 +123,14 @@ __device__ __forceinline__ order::node_of<Op> warp_leaf_node(const order::operan
   }
 }
 
-/// Operators whose leaf pass needs more than 64 registers a thread: compensated nrm2 (three pairs a lane) and sums of
-/// 64-bit integers, which ptxas spills to local memory at 64 (ncu: local-memory requests). With up to 128, on the
-/// H200: int64 sums 0.79x -> 0.88x CUB Sum, compensated nrm2 0.64x -> 0.80x cublasDnrm2. stats, as wide, gained
+/// Operators whose leaf pass needs more than 64 registers a thread: compensated nrm2 (three pairs a lane), which
+/// ptxas spills to local memory at 64 (ncu: local-memory requests). With up to 128, on the H200: 0.64x -> 0.80x
+/// cublasDnrm2 (int64 sums, before they left the leaf pass, gained 0.79x -> 0.88x CUB Sum). stats, as wide, gained
 /// nothing (double) or lost (float: 0.89x -> 0.86x), so it keeps 64.
 template <class Op>
 inline constexpr bool needs_registers = false;
 template <class T>
 inline constexpr bool needs_registers<order::nrm2_op<T, order::compensated_sums>> = true;
-template <class I>
-inline constexpr bool needs_registers<order::integer_sum_op<I>> = sizeof(I) == 8;
 
 /// Leaf pass. Block b owns leaves [b * B * R, (b + 1) * B * R) (B warps of R leaves, both powers of two, or any B
 /// when one block owns the whole tree); warp w of it owns the w-th run of R leaves. With one block the root is

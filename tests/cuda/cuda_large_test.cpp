@@ -64,5 +64,36 @@ TYPED_TEST(LargeGpu, AroundTwoToThe31Elements) {
   std::cout << "[ large    ] n up to " << total << " (" << total * sizeof(T) / (1 << 20) << " MiB) checked\n";
 }
 
+// Integer sums past 2^31 elements, and past 2^32 for 32-bit ones, with known exact results: every byte 0x01 makes
+// each int32 16843009 (0x01010101), every byte 0xff makes each int64 -1. The pointer is one element past the
+// allocation's start (a misaligned head) and the count leaves a tail.
+TEST_F(Gpu, IntegerSumsPastTwoToThe32Elements) {
+  const std::uint64_t n32 = (std::uint64_t{1} << 32) + 7;
+  const std::uint64_t n64 = (std::uint64_t{1} << 31) + 5;
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  DETRED_CUDA_OK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < (n32 + 1) * 4 + (std::uint64_t{1} << 30)) {
+    GTEST_SKIP() << "needs " << (n32 + 1) * 4 / (1 << 20) << " MiB of device memory";
+  }
+  cuda::workspace ws;
+  {
+    device_array<std::int32_t> d(n32 + 1);
+    ASSERT_TRUE(d.ok());
+    DETRED_CUDA_OK(cudaMemset(d.data(), 0x01, (n32 + 1) * 4));
+    EXPECT_EQ(cuda::sum(std::span<const std::int32_t>(d.data() + 1, n32), ws),
+              static_cast<std::int64_t>(n32) * 16843009);
+  }
+  {
+    device_array<std::int64_t> d(n64 + 1);
+    ASSERT_TRUE(d.ok());
+    DETRED_CUDA_OK(cudaMemset(d.data(), 0xff, (n64 + 1) * 8));
+    EXPECT_EQ(cuda::sum(std::span<const std::int64_t>(d.data() + 1, n64), ws), -static_cast<std::int64_t>(n64));
+    EXPECT_THROW(cuda::sum(std::span<const std::uint64_t>(reinterpret_cast<const std::uint64_t*>(d.data()) + 1, n64),
+                           ws),
+                 error);  // (2^64 - 1) * n64 does not fit uint64
+  }
+}
+
 }  // namespace
 }  // namespace detred::testing

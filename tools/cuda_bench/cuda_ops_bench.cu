@@ -42,6 +42,20 @@ void row(const char* op, const char* type, int log_n, double bytes, const std::f
   all_bits_ok = all_bits_ok && bits_ok;
 }
 
+/// Runs an asynchronous reduction, copies its result (at `result`, on the device) back to pinned memory and waits:
+/// what a synchronous call does after its kernels.
+template <class T>
+void fetched(const std::function<void()>& reduction, const T* result, cudaStream_t s) {
+  static T* host = [] {
+    void* p = nullptr;
+    check(cudaMallocHost(&p, 64), "pinned");
+    return static_cast<T*>(p);
+  }();
+  reduction();
+  check(cudaMemcpyAsync(host, result, sizeof(T), cudaMemcpyDeviceToHost, s), "fetch");
+  check(cudaStreamSynchronize(s), "sync");
+}
+
 template <class R>
 bool same(const R& a, const R& b) {
   return std::memcmp(&a, &b, sizeof(R)) == 0;
@@ -89,29 +103,40 @@ void doubles(int log_n, cudaStream_t s, cublasHandle_t blas) {
 
   cub_storage min_tmp([&](void* p, std::size_t& b) { check(cub::DeviceReduce::Min(p, b, x, out + 1, n, s), "min"); });
   cub_storage max_tmp([&](void* p, std::size_t& b) { check(cub::DeviceReduce::Max(p, b, x, out + 1, n, s), "max"); });
-  // The public min/max wait for their result (they report an empty input on the host); the row times the enqueued
-  // reduction itself, as for the other operations.
+  // The public min/max/argmin wait for their result (they report an empty input on the host), so CUB's result is
+  // fetched and waited for too.
   row(
-      "min", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::min(dx, ws, s)); }, "cub::DeviceReduce::Min",
-      [&] { check(cub::DeviceReduce::Min(min_tmp.p, min_tmp.bytes, x, out + 1, n, s), "cub min"); }, 0.95,
+      "min", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::min(dx, ws, s)); }, "CUB Min + fetch",
+      [&] {
+        fetched([&] { check(cub::DeviceReduce::Min(min_tmp.p, min_tmp.bytes, x, out + 1, n, s), "cub min"); },
+                out + 1, s);
+      }, 0.95,
       same(detred::cuda::min(dx, ws, s), detred::min(sx)), s);
   row(
-      "max", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::max(dx, ws, s)); }, "cub::DeviceReduce::Max",
-      [&] { check(cub::DeviceReduce::Max(max_tmp.p, max_tmp.bytes, x, out + 1, n, s), "cub max"); }, 0.95,
+      "max", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::max(dx, ws, s)); }, "CUB Max + fetch",
+      [&] {
+        fetched([&] { check(cub::DeviceReduce::Max(max_tmp.p, max_tmp.bytes, x, out + 1, n, s), "cub max"); },
+                out + 1, s);
+      }, 0.95,
       same(detred::cuda::max(dx, ws, s), detred::max(sx)), s);
   row(
       "argmin", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::argmin(dx, ws, s)); },
-      "cub::DeviceReduce::Min",
-      [&] { check(cub::DeviceReduce::Min(min_tmp.p, min_tmp.bytes, x, out + 1, n, s), "cub min"); }, 0,
+      "CUB Min + fetch",
+      [&] {
+        fetched([&] { check(cub::DeviceReduce::Min(min_tmp.p, min_tmp.bytes, x, out + 1, n, s), "cub min"); },
+                out + 1, s);
+      }, 0,
       detred::cuda::argmin(dx, ws, s) == detred::argmin(sx), s);
 
-  // Integer sums: bytes per second against CUB's double sum of the same bytes.
+  // Integer sums: bytes per second against CUB's double sum of the same bytes. The integer sum is a synchronous
+  // call (its result is checked for overflow of the result type on the host), so the baseline fetches its result
+  // and waits too.
   auto* xi = device_data<std::int64_t>(n, 3, s);
   const std::vector<std::int64_t> hxi = host_copy(xi, n);
   row(
       "int64 sum", "int64", log_n, bytes,
       [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int64_t>(xi, n), ws, s)); },
-      "cub::DeviceReduce::Sum f64", cub_sum, 0.95,
+      "CUB Sum f64 + fetch", [&] { fetched(cub_sum, out + 1, s); }, 0.95,
       detred::cuda::sum(std::span<const std::int64_t>(xi, n), ws, s) == detred::sum(std::span<const std::int64_t>(hxi)),
       s);
   check(cudaFree(xi), "free");
@@ -151,7 +176,7 @@ void floats(int log_n, cudaStream_t s, cublasHandle_t blas) {
   row(
       "int32 sum", "int32", log_n, bytes,
       [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int32_t>(xi, n), ws, s)); },
-      "cub::DeviceReduce::Sum f32", cub_sum, 0.95,
+      "CUB Sum f32 + fetch", [&] { fetched(cub_sum, out + 1, s); }, 0.95,
       detred::cuda::sum(std::span<const std::int32_t>(xi, n), ws, s) == detred::sum(std::span<const std::int32_t>(hxi)),
       s);
   check(cudaFree(xi), "free");
