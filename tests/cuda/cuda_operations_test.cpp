@@ -130,6 +130,44 @@ TEST_F(Gpu, DotOfProductsNearTheSubnormalRange) {
   expect_subnormal_products_on_gpu<float>();
 }
 
+/// The public integer sum of n random elements (every kind of random_integers) at every misalignment, on the
+/// device against the CPU. Sizes around one block of the integer kernels, several, and the most blocks.
+template <class I>
+void expect_integer_sums_on_gpu() {
+  cuda::workspace& ws = test_workspace();
+  for (std::uint64_t n : {0, 1, 3, 4, 5, 4099, 16384, 16387, 262147, 1 << 22}) {
+    for (int kind = 0; kind < 3; ++kind) {
+      const std::vector<I> x = random_integers<I>(n, n + 31 * kind, kind);
+      device_array<I> d(n + 3);
+      ASSERT_TRUE(d.ok());
+      for (std::uint64_t offset = 0; offset < 4; ++offset) {
+        if (n > 0) DETRED_CUDA_OK(cudaMemcpy(d.data() + offset, x.data(), n * sizeof(I), cudaMemcpyHostToDevice));
+        const std::span<const I> gx(d.data() + offset, n);
+        const std::span<const I> hx(x);
+        bool host_fits = true;
+        decltype(sum(hx)) expected{};
+        try {
+          expected = sum(hx);
+        } catch (const error&) {
+          host_fits = false;
+        }
+        if (host_fits) {
+          EXPECT_EQ(cuda::sum(gx, ws), expected) << "n=" << n << " kind=" << kind << " offset=" << offset;
+        } else {
+          EXPECT_THROW(cuda::sum(gx, ws), error) << "n=" << n << " kind=" << kind << " offset=" << offset;
+        }
+      }
+    }
+  }
+}
+
+TEST_F(Gpu, IntegerSumsEqualTheCpuAtEveryMisalignment) {
+  expect_integer_sums_on_gpu<std::int32_t>();
+  expect_integer_sums_on_gpu<std::uint32_t>();
+  expect_integer_sums_on_gpu<std::int64_t>();
+  expect_integer_sums_on_gpu<std::uint64_t>();
+}
+
 TEST_F(Gpu, PublicEntryPointsEqualTheHostApi) {
   const std::vector<double> x = generate<double>(values::dynamic_range, 300007, 3);
   const std::vector<double> y = generate<double>(values::uniform, 300007, 4);
