@@ -89,9 +89,9 @@ TEST_F(Gpu, IntegerSumsPastTwoToThe32Elements) {
     ASSERT_TRUE(d.ok());
     DETRED_CUDA_OK(cudaMemset(d.data(), 0xff, (n64 + 1) * 8));
     EXPECT_EQ(cuda::sum(std::span<const std::int64_t>(d.data() + 1, n64), ws), -static_cast<std::int64_t>(n64));
-    EXPECT_THROW(cuda::sum(std::span<const std::uint64_t>(reinterpret_cast<const std::uint64_t*>(d.data()) + 1, n64),
-                           ws),
-                 error);  // (2^64 - 1) * n64 does not fit uint64
+    EXPECT_THROW(
+        cuda::sum(std::span<const std::uint64_t>(reinterpret_cast<const std::uint64_t*>(d.data()) + 1, n64), ws),
+        error);  // (2^64 - 1) * n64 does not fit uint64
   }
 }
 

@@ -108,25 +108,24 @@ void doubles(int log_n, cudaStream_t s, cublasHandle_t blas) {
   row(
       "min", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::min(dx, ws, s)); }, "CUB Min + fetch",
       [&] {
-        fetched([&] { check(cub::DeviceReduce::Min(min_tmp.p, min_tmp.bytes, x, out + 1, n, s), "cub min"); },
-                out + 1, s);
-      }, 0.95,
-      same(detred::cuda::min(dx, ws, s), detred::min(sx)), s);
+        fetched([&] { check(cub::DeviceReduce::Min(min_tmp.p, min_tmp.bytes, x, out + 1, n, s), "cub min"); }, out + 1,
+                s);
+      },
+      0.95, same(detred::cuda::min(dx, ws, s), detred::min(sx)), s);
   row(
       "max", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::max(dx, ws, s)); }, "CUB Max + fetch",
       [&] {
-        fetched([&] { check(cub::DeviceReduce::Max(max_tmp.p, max_tmp.bytes, x, out + 1, n, s), "cub max"); },
-                out + 1, s);
-      }, 0.95,
-      same(detred::cuda::max(dx, ws, s), detred::max(sx)), s);
+        fetched([&] { check(cub::DeviceReduce::Max(max_tmp.p, max_tmp.bytes, x, out + 1, n, s), "cub max"); }, out + 1,
+                s);
+      },
+      0.95, same(detred::cuda::max(dx, ws, s), detred::max(sx)), s);
   row(
-      "argmin", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::argmin(dx, ws, s)); },
-      "CUB Min + fetch",
+      "argmin", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::argmin(dx, ws, s)); }, "CUB Min + fetch",
       [&] {
-        fetched([&] { check(cub::DeviceReduce::Min(min_tmp.p, min_tmp.bytes, x, out + 1, n, s), "cub min"); },
-                out + 1, s);
-      }, 0,
-      detred::cuda::argmin(dx, ws, s) == detred::argmin(sx), s);
+        fetched([&] { check(cub::DeviceReduce::Min(min_tmp.p, min_tmp.bytes, x, out + 1, n, s), "cub min"); }, out + 1,
+                s);
+      },
+      0, detred::cuda::argmin(dx, ws, s) == detred::argmin(sx), s);
 
   // Integer sums: bytes per second against CUB's double sum of the same bytes. The integer sum is a synchronous
   // call (its result is checked for overflow of the result type on the host), so the baseline fetches its result
@@ -135,8 +134,8 @@ void doubles(int log_n, cudaStream_t s, cublasHandle_t blas) {
   const std::vector<std::int64_t> hxi = host_copy(xi, n);
   row(
       "int64 sum", "int64", log_n, bytes,
-      [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int64_t>(xi, n), ws, s)); },
-      "CUB Sum f64 + fetch", [&] { fetched(cub_sum, out + 1, s); }, 0.95,
+      [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int64_t>(xi, n), ws, s)); }, "CUB Sum f64 + fetch",
+      [&] { fetched(cub_sum, out + 1, s); }, 0.95,
       detred::cuda::sum(std::span<const std::int64_t>(xi, n), ws, s) == detred::sum(std::span<const std::int64_t>(hxi)),
       s);
   check(cudaFree(xi), "free");
@@ -175,8 +174,8 @@ void floats(int log_n, cudaStream_t s, cublasHandle_t blas) {
   const std::vector<std::int32_t> hxi = host_copy(xi, n);
   row(
       "int32 sum", "int32", log_n, bytes,
-      [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int32_t>(xi, n), ws, s)); },
-      "CUB Sum f32 + fetch", [&] { fetched(cub_sum, out + 1, s); }, 0.95,
+      [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int32_t>(xi, n), ws, s)); }, "CUB Sum f32 + fetch",
+      [&] { fetched(cub_sum, out + 1, s); }, 0.95,
       detred::cuda::sum(std::span<const std::int32_t>(xi, n), ws, s) == detred::sum(std::span<const std::int32_t>(hxi)),
       s);
   check(cudaFree(xi), "free");
