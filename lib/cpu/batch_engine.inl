@@ -125,13 +125,7 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
         }
         order::fold_live_lanes<Op>(tree, W, length);
         for (std::uint64_t j = 0; j < per_value; ++j) {
-          typename Op::state root;
-          if constexpr (per_value == 1) {
-            root = tree[0];
-          } else {
-            root = get_lane<Op, sizeof(V)>(tree[0], j);
-          }
-          results[line0 + b * per_value + j] = Op::finalize(order::to_node<Op>(root, 0));
+          results[line0 + b * per_value + j] = Op::finalize(order::to_node<Op>(lane_of(tree[0], j), 0));
         }
       }
       return;
@@ -158,11 +152,14 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
       const std::uint64_t rows = rows_of_lane(l);
       for (std::uint64_t b = 0; b < blocks; ++b) lane[b] = Op::template identity<V>();
       for (std::uint64_t k = 0; k < rows; ++k) {
+        // The row `ahead` visits later: in this lane, or early in the next one (none past the leaf's last lane).
         const bool same = k + ahead < rows;
-        const std::uint64_t next_lane = same ? l : (p + 1 < W ? lane_at(p + 1) : W);
-        const std::uint64_t next_k = same ? k + ahead : k + ahead - rows;
-        if (next_k < rows_of_lane(next_lane)) {
-          prefetch(x, (r0 + next_lane + next_k * W) * stride + line0, width * sizeof(typename Op::input));
+        if (same || p + 1 < W) {
+          const std::uint64_t next_lane = same ? l : lane_at(p + 1);
+          const std::uint64_t next_k = same ? k + ahead : k + ahead - rows;
+          if (next_k < rows_of_lane(next_lane)) {
+            prefetch(x, (r0 + next_lane + next_k * W) * stride + line0, width * sizeof(typename Op::input));
+          }
         }
         const std::uint64_t row = (r0 + l + k * W) * stride + line0;
         for (std::uint64_t b = 0; b < blocks; ++b) lane[b] = take(lane[b], row + b * per_value, k > 0);
