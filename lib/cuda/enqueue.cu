@@ -35,22 +35,8 @@ void enqueue_reduction(const order::operands<Op>& x, std::uint64_t n, const laun
   if (plan.blocks > 0xffffffffu) throw error("CUDA reduction: " + std::to_string(n) + " elements need too many blocks");
   ++enqueued;
   if constexpr (is_integer_sum<Op>) {
-    // Exact, so in any order (integer_sum.cuh): enough blocks that each thread takes integer_min_vectors 16-byte
-    // vectors, up to integer_max_blocks, then one block adds their sums. A single block writes the result itself.
-    using I = typename Op::input;
-    const std::uint64_t vectors = n / (16 / sizeof(I));
-    const std::uint64_t wanted = vectors / (std::uint64_t{integer_threads} * integer_min_vectors);
-    const std::uint64_t blocks = wanted < integer_max_blocks ? wanted : integer_max_blocks;
-    if (blocks <= 1) {
-      integer_block_sums<I><<<1, integer_max_threads, 0, stream>>>(x.data[0], n, result);
-      check(cudaGetLastError(), "integer sum launch");
-    } else {
-      auto* const sums = static_cast<order::wide_integer*>(partials);
-      integer_block_sums<I><<<static_cast<unsigned>(blocks), integer_threads, 0, stream>>>(x.data[0], n, sums);
-      check(cudaGetLastError(), "integer sum launch");
-      integer_final_sum<<<1, integer_max_threads, 0, stream>>>(sums, blocks, result);
-      check(cudaGetLastError(), "integer sum launch");
-    }
+    // Exact, so in any order: kernels of their own, which ignore the plan.
+    enqueue_integer_sum(x.data[0], n, partials, result, stream);
   } else {
     enqueue_tree<Op>(x, n, plan, partials, result, stream);
   }

@@ -5,6 +5,7 @@
 //                        elements of the unaligned head and the tail into a 128-bit accumulator; each block writes
 //                        the sum of its threads.
 //   integer_final_sum:   one block adds the block sums and writes the result.
+//   enqueue_integer_sum: launches them (enqueue_reduction sends integer_sum_op here).
 // The accumulators wrap modulo 2^128, which no sum of fewer than 2^64 elements of 64 bits reaches: every partial sum
 // is exact.
 #pragma once
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cuda_check.hpp"
 #include "detred/order/integer_sum.hpp"
 #include "enqueue.hpp"
 
@@ -110,6 +112,27 @@ __global__ void __launch_bounds__(integer_max_threads)
   }
   acc = block_total(acc);
   if (threadIdx.x == 0) *result = {static_cast<std::uint64_t>(acc), static_cast<std::uint64_t>(acc >> 64)};
+}
+
+/// Enqueues the exact sum of x[0..n) into `result`: enough blocks that each thread takes integer_min_vectors
+/// 16-byte vectors, up to integer_max_blocks, whose sums go to `block_sums` (partial_bytes of the integer sum), then
+/// one block adds them. A single block writes the result itself.
+template <class I>
+void enqueue_integer_sum(const I* x, std::uint64_t n, void* block_sums, order::wide_integer* result,
+                         cudaStream_t stream) {
+  const std::uint64_t vectors = n / (16 / sizeof(I));
+  const std::uint64_t wanted = vectors / (std::uint64_t{integer_threads} * integer_min_vectors);
+  const std::uint64_t blocks = wanted < integer_max_blocks ? wanted : integer_max_blocks;
+  if (blocks <= 1) {
+    integer_block_sums<I><<<1, integer_max_threads, 0, stream>>>(x, n, result);
+    check(cudaGetLastError(), "integer sum launch");
+    return;
+  }
+  auto* const sums = static_cast<order::wide_integer*>(block_sums);
+  integer_block_sums<I><<<static_cast<unsigned>(blocks), integer_threads, 0, stream>>>(x, n, sums);
+  check(cudaGetLastError(), "integer sum launch");
+  integer_final_sum<<<1, integer_max_threads, 0, stream>>>(sums, blocks, result);
+  check(cudaGetLastError(), "integer sum launch");
 }
 
 }  // namespace detred::cuda::detail
