@@ -78,14 +78,14 @@ __device__ bool rows_aligned(const order::operands<Op>& line) {
   return aligned;
 }
 
-/// C adjacent lane states take the elements x[at .. at + valid), valid <= C: one 16-byte load_row when `whole` (the
-/// caller checked alignment) and all C are there, one element each otherwise. Index: the caller's index type (a
-/// 32-bit offset within a leaf keeps the address arithmetic narrow).
+/// C adjacent lane states take the elements x[at .. at + valid), valid <= C: one load_row of 8 or 16 bytes when
+/// `whole` (the caller checked alignment) and all C are there, one element each otherwise. Index: the caller's index
+/// type (a 32-bit offset within a leaf keeps the address arithmetic narrow).
 template <class Op, unsigned C, class Index>
 __device__ __forceinline__ void accumulate_chunk(typename Op::state (&acc)[C], const order::operands<Op>& x, Index at,
                                                  bool whole, unsigned valid) {
   using I = typename Op::input;
-  if constexpr (Op::arity == 1 && C * sizeof(I) == 16) {
+  if constexpr (Op::arity == 1 && C > 1 && (C * sizeof(I) == 16 || C * sizeof(I) == 8)) {
     if (whole && valid == C) {
       order::raw_t<I> v[C];
       load_row<I, C, true>(x.data[0] + at, v);
@@ -333,15 +333,20 @@ __global__ void __launch_bounds__(batch_block)
   }
 }
 
-/// Lines per thread of the strided kernel: 16 bytes of adjacent elements of a row (4 floats, 2 doubles), so that a
-/// warp reads 512 contiguous bytes of each row; one for wide states (their registers would spill).
+/// Lines per thread of the strided kernel: 8 bytes of adjacent elements of a row (2 floats, 4 16-bit floats), at
+/// least two lines (2 doubles, 16 bytes); one for wide states (their registers would spill). Two float lines a
+/// thread keep the float sum at 32 registers, four blocks of 512 threads per SM; four lines (16-byte loads) took 63
+/// registers and two blocks, and the column sums waited on memory with half the warps (0.82x cublasSgemv against
+/// 0.85-0.88x, H200, docs/benchmarks.md).
 template <class Op>
-inline constexpr unsigned strided_columns = sizeof(typename Op::state) <= 16 && Op::arity == 1
-                                                ? 16 / sizeof(typename Op::input)
-                                                : 1;
+inline constexpr unsigned strided_columns = [] {
+  constexpr unsigned size = sizeof(typename Op::input);
+  if constexpr (sizeof(typename Op::state) > 16 || Op::arity != 1) return 1u;
+  return 8 / size > 2 ? 8 / size : 2u;
+}();
 
 /// Warps per block of the strided kernel: 16 when each thread takes several lines (W / 16 lanes of each: 512-thread
-/// blocks, four to an SM, so that the leaves of a 2^14-column matrix fit in one wave), else 32 unless the states
+/// blocks, four to an SM when the float sum's 32 registers allow it), else 32 unless the states
 /// exchanged between warps would pass 32 KiB of shared memory.
 template <class Op>
 inline constexpr unsigned strided_warps = strided_columns<Op> == 1 &&
@@ -368,11 +373,13 @@ __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
   const unsigned c = threadIdx.x % warp_size;
   const unsigned w = threadIdx.x / warp_size;
   const std::uint64_t first_line = (std::uint64_t{blockIdx.x} * warp_size + c) * C;
-  // Whole 16-byte loads when the thread's C lines are all there and every row of them is aligned.
+  // Whole loads (C elements, 8 or 16 bytes) when the thread's C lines are all there and every row of them is aligned.
   const unsigned valid =
       first_line < count ? (count - first_line < C ? static_cast<unsigned>(count - first_line) : C) : 0;
-  const bool whole = reinterpret_cast<std::uintptr_t>(x.data[0] + (first_line < count ? first_line : 0)) % 16 == 0 &&
-                     (stride * sizeof(typename Op::input)) % 16 == 0;
+  constexpr std::uintptr_t chunk_bytes = C * sizeof(typename Op::input);
+  const bool whole =
+      reinterpret_cast<std::uintptr_t>(x.data[0] + (first_line < count ? first_line : 0)) % chunk_bytes == 0 &&
+      (stride * sizeof(typename Op::input)) % chunk_bytes == 0;
   const std::uint64_t leaves = order::leaf_count<V>(length);
   for (std::uint64_t f = blockIdx.y; f < leaves; f += gridDim.y) {
     const std::uint64_t r0 = f * L;
