@@ -46,6 +46,16 @@ struct line_view {
   __device__ std::uint64_t size(std::uint64_t k) const {
     return offsets != nullptr ? offsets[k + 1] - offsets[k] : length;
   }
+  /// start(k) and size(k) from one read of each offset.
+  __device__ void place(std::uint64_t k, std::uint64_t& first, std::uint64_t& n) const {
+    if (offsets != nullptr) {
+      first = offsets[k];
+      n = offsets[k + 1] - first;
+    } else {
+      first = k * stride;
+      n = length;
+    }
+  }
 };
 
 /// A long line and the range of items reserved for it.
@@ -96,7 +106,7 @@ __device__ __forceinline__ void accumulate_chunk(typename Op::state (&acc)[C], c
   }
 #pragma unroll
   for (unsigned q = 0; q < C; ++q) {
-    if (q < valid) acc[q] = order::accumulate_element<Op>(acc[q], x, at + q);
+    if (q < valid) acc[q] = accumulate_loaded<Op>(acc[q], x, at + q);
   }
 }
 
@@ -149,13 +159,19 @@ __device__ typename Op::state group_leaf(const order::operands<Op>& leaf, std::u
 #pragma unroll
     for (unsigned c = 0; c < chunks; ++c) accumulate_chunk<Op, C>(acc[c], mine, r * W + C * G * c, whole, C);
   }
-  // The ragged last row: a chunk wholly inside it is one load too (all of a line shorter than a row).
+  // The ragged last row: a chunk wholly inside it is one load too (all of a line shorter than a row). Addresses
+  // are the row's start plus a constant per chunk, and chunks past the end cost one comparison: a line of one row
+  // is most of what a batch of short lines runs.
   const std::uint32_t tail = count - full_rows * W;
+  const order::operands<Op> last_row = mine.advanced(full_rows * W);
 #pragma unroll
   for (unsigned c = 0; c < chunks; ++c) {
     const std::uint32_t first = C * (t + G * c);
-    const unsigned valid = tail > first ? (tail - first < C ? tail - first : C) : 0;
-    accumulate_chunk<Op, C>(acc[c], mine, full_rows * W + C * G * c, whole, valid);
+    if (first + C <= tail) {
+      accumulate_chunk<Op, C>(acc[c], last_row, C * G * c, whole, C);
+    } else if (first < tail) {
+      accumulate_chunk<Op, C>(acc[c], last_row, C * G * c, whole, tail - first);
+    }
   }
 #pragma unroll
   for (unsigned h = chunks / 2; h >= 1; h /= 2) {
@@ -183,14 +199,16 @@ template <class Op, unsigned G>
 __device__ order::node_of<Op> group_leaf_node(const order::operands<Op>& leaf, std::uint32_t count, unsigned t,
                                               unsigned mask) {
   const typename Op::state lane_root = group_leaf<Op, G>(leaf, count, t, mask);
-  const typename Op::state root =
-      move_words(lane_root, [mask](unsigned word) { return __shfl_sync(mask, word, 0, G); });
   if constexpr (order::locates_element<Op>) {
+    // Every thread of the group searches, so every thread needs the root.
+    const typename Op::state root =
+        move_words(lane_root, [mask](unsigned word) { return __shfl_sync(mask, word, 0, G); });
     using V = typename Op::value;
     std::uint32_t first = count - 1;  // unreachable: the root came from one of the leaf's elements
     for (std::uint32_t base = 0; base < count; base += G) {
       const std::uint32_t i = base + t;
-      const bool hit = i < count && Op::matches(root, order::widen<V, typename Op::input>(leaf.element(0, i)));
+      const bool hit =
+          i < count && Op::matches(root, order::widen<V, typename Op::input>(load_element<Op>(leaf, 0, i)));
       const unsigned hits = __ballot_sync(mask, hit) & mask;
       if (hits != 0) {
         first =
@@ -200,7 +218,7 @@ __device__ order::node_of<Op> group_leaf_node(const order::operands<Op>& leaf, s
     }
     return order::to_node<Op>(root, leaf.first + first);
   } else {
-    return order::to_node<Op>(root, 0);
+    return order::to_node<Op>(lane_root, 0);
   }
 }
 
@@ -237,12 +255,14 @@ __global__ void __launch_bounds__(batch_block)
   // Each group reads the next line's place before it reduces the current one, so that the offset loads of the
   // next line overlap this line's work (a short line is otherwise two dependent memory round trips).
   std::uint64_t k = std::uint64_t{blockIdx.x} * groups_per_block + threadIdx.x / G;
-  std::uint64_t start = k < count ? lines.start(k) : 0;
-  std::uint64_t n = k < count ? lines.size(k) : 0;
+  std::uint64_t start = 0;
+  std::uint64_t n = 0;
+  if (k < count) lines.place(k, start, n);
   for (; k < count; k += groups) {
     const std::uint64_t next = k + groups;
-    const std::uint64_t next_start = next < count ? lines.start(next) : 0;
-    const std::uint64_t next_n = next < count ? lines.size(next) : 0;
+    std::uint64_t next_start = 0;
+    std::uint64_t next_n = 0;
+    if (next < count) lines.place(next, next_start, next_n);
     if (n <= order::leaf_size<V>) {
       const order::node_of<Op> root =
           n == 0 ? empty<Op>()

@@ -64,6 +64,30 @@ __device__ __forceinline__ void load_row(const Input* __restrict__ p, order::raw
   }
 }
 
+/// Element i of operand a as stored, by one read-only load of its own width. The public entry points take typed
+/// pointers, so every element is aligned to its size (order::operands::element's memcpy would be lowered to a load
+/// per byte, as nvcc cannot see that).
+template <class Op>
+__device__ __forceinline__ order::raw_t<typename Op::input> load_element(const order::operands<Op>& x, unsigned a,
+                                                                         std::uint64_t i) {
+  using raw = order::raw_t<typename Op::input>;
+  const auto w = __ldg(reinterpret_cast<const typename load_word<sizeof(raw)>::type*>(x.data[a] + i));
+  raw r;
+  memcpy(&r, &w, sizeof r);
+  return r;
+}
+
+/// order::accumulate_element with load_element's loads.
+template <class Op>
+__device__ __forceinline__ typename Op::state accumulate_loaded(const typename Op::state& s,
+                                                                const order::operands<Op>& x, std::uint64_t i) {
+  if constexpr (Op::arity == 1) {
+    return Op::accumulate(s, load_element<Op>(x, 0, i));
+  } else {
+    return Op::accumulate(s, load_element<Op>(x, 0, i), load_element<Op>(x, 1, i));
+  }
+}
+
 /// A state moved between the lanes of a warp 32 bits at a time, by `move(word)` (a warp shuffle): any operator's
 /// state (order/ops.hpp), bit for bit.
 template <class S, class Move>

@@ -83,7 +83,7 @@ __device__ __forceinline__ typename Op::state warp_leaf(const order::operands<Op
     const std::uint32_t tail = count - full_rows * W;
 #pragma unroll
     for (unsigned s = 0; s < k; ++s) {
-      if (lane * k + s < tail) acc[s] = order::accumulate_element<Op>(acc[s], mine, std::uint64_t{full_rows} * W + s);
+      if (lane * k + s < tail) acc[s] = accumulate_loaded<Op>(acc[s], mine, std::uint64_t{full_rows} * W + s);
     }
   }
 
@@ -110,7 +110,8 @@ __device__ __forceinline__ order::node_of<Op> warp_leaf_node(const order::operan
     std::uint32_t first = count - 1;  // unreachable: the root came from one of the leaf's elements
     for (std::uint32_t base = 0; base < count; base += warp_size) {
       const std::uint32_t i = base + lane;
-      const bool hit = i < count && Op::matches(root, order::widen<V, typename Op::input>(leaf.element(0, i)));
+      const bool hit =
+          i < count && Op::matches(root, order::widen<V, typename Op::input>(load_element<Op>(leaf, 0, i)));
       const unsigned hits = __ballot_sync(full_mask, hit);
       if (hits != 0) {
         first = base + static_cast<std::uint32_t>(__ffs(static_cast<int>(hits)) - 1);

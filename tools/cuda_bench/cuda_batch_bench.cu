@@ -4,7 +4,7 @@
 // time ratios. For a sample of batch members, every result is also checked bit for bit against detred::cuda::sum of
 // that member alone. docs/benchmarks.md explains the table.
 //
-//   detred-cuda-batch-bench [--rounds 100] [--shrink K] [--only segmented,columns,rows,by_key]
+//   detred-cuda-batch-bench [--rounds 100] [--shrink K] [--only segmented,ragged,columns,rows,by_key]
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -56,7 +56,7 @@ settings parse(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: detred-cuda-batch-bench [--rounds 100] [--shrink K: sizes / 2^K] "
-                   "[--only segmented,columns,rows,by_key]\n");
+                   "[--only segmented,ragged,columns,rows,by_key]\n");
       std::exit(a == "--help" ? 0 : 2);
     }
   }
@@ -72,14 +72,6 @@ struct device_array {
   device_array(const device_array&) = delete;
   device_array& operator=(const device_array&) = delete;
 };
-
-/// offsets[k] = k * length: segments of one length, back to back.
-__global__ void equal_offsets(std::uint64_t* offsets, std::uint64_t count, std::uint64_t length) {
-  for (std::uint64_t k = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; k <= count;
-       k += std::uint64_t{gridDim.x} * blockDim.x) {
-    offsets[k] = k * length;
-  }
-}
 
 __global__ void constant(float* x, std::uint64_t n, float value) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
@@ -142,54 +134,73 @@ std::string bits_vs_single(const float* results, std::uint64_t count, cudaStream
   return "same bits";
 }
 
-/// Ours against the fastest plain sum of the same bytes (the bytes-per-second reference) and CUB's own segmented
-/// sum, at each segment shape.
+/// The rows of one batch of segments (host_offsets, CSR): ours against the fastest plain sum of the same bytes (the
+/// bytes-per-second reference; `target` on it, 0 for none) and CUB's own segmented sum.
+void segment_rows(const settings& o, const std::string& shape, const std::vector<std::uint64_t>& host_offsets,
+                  double target, cudaStream_t s) {
+  const std::uint64_t count = host_offsets.size() - 1;
+  const std::uint64_t n = host_offsets.back();
+  device_array<float> x(n), ours(count), base(count);
+  device_array<std::uint64_t> offsets(count + 1);
+  fill<float><<<1024, 256, 0, s>>>(x.p, n, 1);
+  check(cudaMemcpy(offsets.p, host_offsets.data(), (count + 1) * sizeof(std::uint64_t), cudaMemcpyHostToDevice),
+        "offsets");
+  check(cudaStreamSynchronize(s), "fill");
+  detred::cuda::workspace ws;
+  const std::span<const float> values(x.p, n);
+  const detred::segments segs{std::span<const std::uint64_t>(offsets.p, count + 1)};
+  const auto call = [&] {
+    detred::cuda::sum_async(values, segs, std::span<float>(ours.p, count), ws, detred::mode::tree, s);
+  };
+  call();
+  const std::string bits = bits_vs_single(ours.p, count, s, [&](std::uint64_t k) {
+    return detred::cuda::sum(values.subspan(host_offsets[k], host_offsets[k + 1] - host_offsets[k]), ws,
+                             detred::mode::tree, s);
+  });
+  cub_storage sum_tmp([&](void* p, std::size_t& b) {
+    check(cub::DeviceReduce::Sum(p, b, x.p, base.p, static_cast<std::int64_t>(n), s), "sum");
+  });
+  cub_storage seg_tmp([&](void* p, std::size_t& b) {
+    check(cub::DeviceSegmentedReduce::Sum(p, b, x.p, base.p, static_cast<std::int64_t>(count), offsets.p, offsets.p + 1,
+                                          s),
+          "segmented sum");
+  });
+  const double bytes = static_cast<double>(n * sizeof(float));
+  row(
+      o, "segmented sum", shape, bytes, call, "cub::DeviceReduce::Sum (all values)",
+      [&] {
+        check(cub::DeviceReduce::Sum(sum_tmp.p, sum_tmp.bytes, x.p, base.p, static_cast<std::int64_t>(n), s),
+              "cub sum");
+      },
+      target, bits, s);
+  row(
+      o, "segmented sum", shape, bytes, call, "cub::DeviceSegmentedReduce::Sum",
+      [&] {
+        check(cub::DeviceSegmentedReduce::Sum(seg_tmp.p, seg_tmp.bytes, x.p, base.p, static_cast<std::int64_t>(count),
+                                              offsets.p, offsets.p + 1, s),
+              "cub segmented sum");
+      },
+      0, bits, s);
+}
+
+/// Segments of one length at each shape of segment_shapes (the targets).
 void segmented(const settings& o, cudaStream_t s) {
   for (const auto [log_count, log_length] : segment_shapes(o.shrink)) {
     const std::uint64_t count = std::uint64_t{1} << log_count, length = std::uint64_t{1} << log_length;
-    const std::uint64_t n = count * length;
-    device_array<float> x(n), ours(count), base(count);
-    device_array<std::uint64_t> offsets(count + 1);
-    fill<float><<<1024, 256, 0, s>>>(x.p, n, 1);
-    equal_offsets<<<1024, 256, 0, s>>>(offsets.p, count, length);
-    check(cudaStreamSynchronize(s), "fill");
-    detred::cuda::workspace ws;
-    const std::span<const float> values(x.p, n);
-    const detred::segments segs{std::span<const std::uint64_t>(offsets.p, count + 1)};
-    const auto call = [&] {
-      detred::cuda::sum_async(values, segs, std::span<float>(ours.p, count), ws, detred::mode::tree, s);
-    };
-    call();
-    const std::string bits = bits_vs_single(ours.p, count, s, [&](std::uint64_t k) {
-      return detred::cuda::sum(values.subspan(k * length, length), ws, detred::mode::tree, s);
-    });
-
-    cub_storage sum_tmp([&](void* p, std::size_t& b) {
-      check(cub::DeviceReduce::Sum(p, b, x.p, base.p, static_cast<std::int64_t>(n), s), "sum");
-    });
-    cub_storage seg_tmp([&](void* p, std::size_t& b) {
-      check(cub::DeviceSegmentedReduce::Sum(p, b, x.p, base.p, static_cast<std::int64_t>(count), offsets.p,
-                                            offsets.p + 1, s),
-            "segmented sum");
-    });
-    const std::string shape = pow2(log_count) + " x " + pow2(log_length);
-    const double bytes = static_cast<double>(n * sizeof(float));
-    row(
-        o, "segmented sum", shape, bytes, call, "cub::DeviceReduce::Sum (all values)",
-        [&] {
-          check(cub::DeviceReduce::Sum(sum_tmp.p, sum_tmp.bytes, x.p, base.p, static_cast<std::int64_t>(n), s),
-                "cub sum");
-        },
-        0.85, bits, s);
-    row(
-        o, "segmented sum", shape, bytes, call, "cub::DeviceSegmentedReduce::Sum",
-        [&] {
-          check(cub::DeviceSegmentedReduce::Sum(seg_tmp.p, seg_tmp.bytes, x.p, base.p, static_cast<std::int64_t>(count),
-                                                offsets.p, offsets.p + 1, s),
-                "cub segmented sum");
-        },
-        0, bits, s);
+    std::vector<std::uint64_t> offsets(count + 1);
+    for (std::uint64_t k = 0; k <= count; ++k) offsets[k] = k * length;
+    segment_rows(o, pow2(log_count) + " x " + pow2(log_length), offsets, 0.85, s);
   }
+}
+
+/// Segments of random lengths 0..127 (mean 63.5; three in four start off a 16-byte boundary, so they take the
+/// element loads): what a ragged array looks like. Measured, no target.
+void ragged_segments(const settings& o, cudaStream_t s) {
+  const int log_count = std::max(4, 20 - o.shrink);
+  const std::uint64_t count = std::uint64_t{1} << log_count;
+  std::vector<std::uint64_t> offsets(count + 1, 0);
+  for (std::uint64_t k = 0; k < count; ++k) offsets[k + 1] = offsets[k] + mix(k + 0x2545f4914f6cdd1dULL) % 128;
+  segment_rows(o, pow2(log_count) + " x 0..127", offsets, 0, s);
 }
 
 /// Column sums (axis 0) against cublasSgemv with a vector of ones, and row sums (axis 1) against the transposed
@@ -323,6 +334,7 @@ int main(int argc, char** argv) {
   std::printf("%-20s %-14s %9s %8s  %-36s %9s %8s %7s  %-6s %-10s %s\n", "op", "shape", "us", "GB/s", "baseline", "us",
               "GB/s", "ratio", "target", "verdict", "bits (sample vs single sum)");
   if (wanted(o, "segmented")) segmented(o, s);
+  if (wanted(o, "ragged")) ragged_segments(o, s);
   matrix(o, s, blas);
   if (wanted(o, "by_key")) by_key(o, s);
   cublasDestroy(blas);
