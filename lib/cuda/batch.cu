@@ -46,15 +46,10 @@ struct line_view {
   __device__ std::uint64_t size(std::uint64_t k) const {
     return offsets != nullptr ? offsets[k + 1] - offsets[k] : length;
   }
-  /// start(k) and size(k) from one read of each offset.
+  /// start(k) and size(k), reading offsets[k] once.
   __device__ void place(std::uint64_t k, std::uint64_t& first, std::uint64_t& n) const {
-    if (offsets != nullptr) {
-      first = offsets[k];
-      n = offsets[k + 1] - first;
-    } else {
-      first = k * stride;
-      n = length;
-    }
+    first = start(k);
+    n = offsets != nullptr ? offsets[k + 1] - first : length;
   }
 };
 
