@@ -229,6 +229,53 @@ TYPED_TEST(Batched, EachBinEqualsItsValuesInIndexOrder) {
   }
 }
 
+// The grouping splits the keys between threads above 2^15 values (four values per bin and thread at least): each
+// bin's values must keep their index order for every thread count, and the error must name the first bad key
+// whichever thread's part holds it.
+TYPED_TEST(Batched, GroupingByKeyIsTheSameForEveryThreadCount) {
+  using T = TypeParam;
+  const std::uint64_t n = (std::uint64_t{1} << 17) + 3;
+  const std::vector<T> x = generate<T>(values::dynamic_range, n, 23);
+  for (std::uint64_t bins : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{1000}, std::uint64_t{40000}}) {
+    for (bool skewed : {false, true}) {
+      const std::vector<std::uint32_t> keys = random_keys<std::uint32_t>(n, bins, skewed, bins + 9);
+      std::vector<std::vector<T>> groups(bins);
+      for (std::uint64_t i = 0; i < n; ++i) groups[keys[i]].push_back(x[i]);
+      for (int threads : {1, 2, 3, 4, 7}) {
+        const std::string what = "bins " + std::to_string(bins) + (skewed ? " skewed" : " uniform") + ", threads " +
+                                 std::to_string(threads);
+        std::vector<T> r(bins);
+        sum_by_key(std::span<const T>(x), std::span<const std::uint32_t>(keys), std::span<T>(r), {.threads = threads});
+        expect_lines(
+            r, [&](std::uint64_t b) { return sum(std::span<const T>(groups[b])); }, "sum_by_key " + what);
+        std::vector<statistics<T>> st(bins);
+        stats_by_key(std::span<const T>(x), std::span<const std::uint32_t>(keys), std::span<statistics<T>>(st),
+                     {.threads = threads});
+        expect_lines(
+            st, [&](std::uint64_t b) { return stats(std::span<const T>(groups[b])); }, "stats_by_key " + what);
+      }
+    }
+  }
+  // Bad keys in the last part and in the first: the first one is named, for every thread count.
+  std::vector<std::int64_t> keys(n, 3);
+  keys[n - 2] = 8;
+  for (int threads : {1, 2, 7}) {
+    std::vector<T> r(8);
+    expect_error(
+        [&] {
+          sum_by_key(std::span<const T>(x), std::span<const std::int64_t>(keys), std::span<T>(r), {.threads = threads});
+        },
+        "key 8 at index " + std::to_string(n - 2) + " is not a bin (the results span holds 8 bins)");
+    keys[5] = -4;
+    expect_error(
+        [&] {
+          sum_by_key(std::span<const T>(x), std::span<const std::int64_t>(keys), std::span<T>(r), {.threads = threads});
+        },
+        "key -4 at index 5 is not a bin");
+    keys[5] = 3;
+  }
+}
+
 /// Runs f and requires a detred::error whose message contains `part`.
 template <class F>
 void expect_error(F&& f, const std::string& part) {

@@ -1,7 +1,7 @@
 // The batched entry points (detred/batched.hpp): check the segments, the matrix or the keys, pick the operator,
 // route to the CPU driver or the CUDA backend (mode::exact: to lib/exact's batch driver, through exact_route.hpp).
-// Grouping by key is a stable counting sort (each group keeps its values in index order), then a segmented
-// reduction over the groups.
+// Grouping by key is a stable counting sort (group_by_key.hpp: each group keeps its values in index order), then a
+// segmented reduction over the groups.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -12,6 +12,7 @@
 #include "batch_route.hpp"
 #include "detred/batched.hpp"
 #include "exact_route.hpp"
+#include "group_by_key.hpp"
 #include "operators.hpp"
 #include "validate.hpp"
 
@@ -51,42 +52,13 @@ void along_axis(const matrix_view<typename Op::input>& a, int axis, std::span<ty
   }
 }
 
-/// The stable counting sort of values by key: the offsets of each bin's run and the values in bin order, each bin
-/// keeping its values in index order.
-template <class T, class K>
-void group_by_key(std::span<const T> values, std::span<const K> keys, std::uint64_t bins, const char* what,
-                  std::vector<std::uint64_t>& offsets, std::vector<T>& grouped) {
-  const std::string call = std::string("detred::") + what + ": ";
-  if (keys.size() != values.size()) {
-    throw error(call + "keys and values differ in length (" + std::to_string(keys.size()) + " and " +
-                std::to_string(values.size()) + ")");
-  }
-  offsets.assign(bins + 1, 0);
-  for (std::uint64_t i = 0; i < keys.size(); ++i) {
-    const K key = keys[i];
-    bool negative = false;
-    if constexpr (std::is_signed_v<K>) negative = key < 0;
-    if (negative || static_cast<std::uint64_t>(key) >= bins) {
-      throw error(call + "key " + std::to_string(key) + " at index " + std::to_string(i) +
-                  " is not a bin (the results span holds " + std::to_string(bins) + " bins)");
-    }
-    ++offsets[static_cast<std::uint64_t>(key) + 1];
-  }
-  for (std::uint64_t b = 0; b < bins; ++b) offsets[b + 1] += offsets[b];
-  std::vector<std::uint64_t> next(offsets.begin(), offsets.end() - 1);
-  grouped.resize(values.size());
-  for (std::uint64_t i = 0; i < keys.size(); ++i) grouped[next[static_cast<std::uint64_t>(keys[i])]++] = values[i];
-}
-
 template <class Op, class K>
 void by_key(std::span<const typename Op::input> values, std::span<const K> keys, std::span<typename Op::result> results,
             const options& opt, const char* what) {
   validate(opt);
-  std::vector<std::uint64_t> offsets;
-  std::vector<typename Op::input> grouped;
-  group_by_key(values, keys, results.size(), what, offsets, grouped);
-  run_lines<Op>(order::operands<Op>{{grouped.data()}, 0}, grouped.size(), {.offsets = offsets.data()}, results.size(),
-                results.data(), opt);
+  const grouped_values<typename Op::input> g = group_by_key(values, keys, results.size(), opt.threads, what);
+  run_lines<Op>(order::operands<Op>{{g.values.data()}, 0}, g.values.size(), {.offsets = g.offsets.data()},
+                results.size(), results.data(), opt);
 }
 
 // mode::exact for sum, asum and dot: the same checks as segmented, along_axis and by_key above, in the same order,
@@ -118,11 +90,9 @@ void along_axis_exact(exact_cpu::line_op op, const matrix_view<T>& a, int axis, 
 template <class T, class K>
 void by_key_exact(std::span<const T> values, std::span<const K> keys, std::span<T> results, const options& opt) {
   validate(opt);
-  std::vector<std::uint64_t> offsets;
-  std::vector<T> grouped;
-  group_by_key(values, keys, results.size(), "sum_by_key", offsets, grouped);
-  exact_route::lines<T>(exact_cpu::line_op::sum, grouped.data(), nullptr, {.offsets = offsets.data()}, results.size(),
-                        results.data(), opt, "detred::sum_by_key");
+  const grouped_values<T> g = group_by_key(values, keys, results.size(), opt.threads, "sum_by_key");
+  exact_route::lines<T>(exact_cpu::line_op::sum, g.values.data(), nullptr, {.offsets = g.offsets.data()},
+                        results.size(), results.data(), opt, "detred::sum_by_key");
 }
 
 /// stats has tree mode only.
