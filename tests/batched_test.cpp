@@ -242,8 +242,8 @@ TYPED_TEST(Batched, GroupingByKeyIsTheSameForEveryThreadCount) {
       std::vector<std::vector<T>> groups(bins);
       for (std::uint64_t i = 0; i < n; ++i) groups[keys[i]].push_back(x[i]);
       for (int threads : {1, 2, 3, 4, 7}) {
-        const std::string what = "bins " + std::to_string(bins) + (skewed ? " skewed" : " uniform") + ", threads " +
-                                 std::to_string(threads);
+        const std::string what =
+            "bins " + std::to_string(bins) + (skewed ? " skewed" : " uniform") + ", threads " + std::to_string(threads);
         std::vector<T> r(bins);
         sum_by_key(std::span<const T>(x), std::span<const std::uint32_t>(keys), std::span<T>(r), {.threads = threads});
         expect_lines(
