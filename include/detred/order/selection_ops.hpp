@@ -51,7 +51,37 @@ struct selection {
   }
 };
 
-/// min or max of float, double or an integer type. Every element is exact, so mode does not apply.
+/// The key of each lane for selecting the `End` end, in a lane of V's own type: as signed integers, keys order every
+/// NaN below -Inf (smallest) or above +Inf (largest), and the numbers as totalOrder does (-0.0 < +0.0). They are
+/// totalOrder's keys (total_order_key), which put negative NaNs at the bottom and positive ones at the top, turned
+/// around the integer circle by P = key(+Inf) + 1 so that one end's NaNs join the other end's, then by 2^63 so that
+/// signed comparison follows. The map is one-to-one, so picking the smaller or larger key picks the value min_of or
+/// max_of would (equal keys are equal bits); selection_value undoes it.
+template <class End, class V>
+DETRED_HOST_DEVICE inline V selection_key(const V& x) {
+  using E = element_t<V>;
+  using U = std::make_unsigned_t<signed_bits_t<E>>;
+  using UV = rebind_t<U, V>;
+  constexpr U sign = U(1) << (8 * sizeof(U) - 1);
+  constexpr U p = static_cast<U>(sizeof(E) == 8 ? 0x7ff0000000000001ull : 0x7f800001ull);  // bits of +Inf, plus 1
+  constexpr U turn = std::is_same_v<End, smallest> ? U(sign - p) : U(sign + p);
+  return bit_cast_lanes<V>(UV(bit_cast_lanes<UV>(total_order_key(x)) + turn));
+}
+/// The value of a selection_key.
+template <class End, class V>
+DETRED_HOST_DEVICE inline V selection_value(const V& key) {
+  using E = element_t<V>;
+  using U = std::make_unsigned_t<signed_bits_t<E>>;
+  using UV = rebind_t<U, V>;
+  constexpr U sign = U(1) << (8 * sizeof(U) - 1);
+  constexpr U p = static_cast<U>(sizeof(E) == 8 ? 0x7ff0000000000001ull : 0x7f800001ull);  // bits of +Inf, plus 1
+  constexpr U turn = std::is_same_v<End, smallest> ? U(sign - p) : U(sign + p);
+  return total_order_key(bit_cast_lanes<V>(UV(bit_cast_lanes<UV>(key) - turn)));
+}
+
+/// min or max of float, double or an integer type. Every element is exact, so mode does not apply. Floating-point
+/// lanes hold selection keys, so that a lane takes an element with one integer min or max (min_of and max_of take
+/// five comparisons and a blend, which bound the CPU's min below memory speed); a leaf's node is the value again.
 template <class T, class End>
 struct extremum_op {
   using input = T;
@@ -62,19 +92,44 @@ struct extremum_op {
   template <class V>
   using state_of = V;
   using state = T;
+  using node = T;
+  static constexpr bool keyed = std::is_floating_point_v<T>;
 
   template <class V>
-  DETRED_HOST_DEVICE static constexpr V identity() {
-    return splat<V>(rules::identity());
+  DETRED_HOST_DEVICE static V identity() {
+    if constexpr (keyed) {
+      return selection_key<End>(splat<V>(rules::identity()));
+    } else {
+      return splat<V>(rules::identity());
+    }
   }
   template <class V, class X>
   DETRED_HOST_DEVICE static V accumulate(V s, X x) {
-    return rules::pick(s, x);
+    if constexpr (keyed) {
+      return combine(s, selection_key<End>(V(x)));
+    } else {
+      return rules::pick(s, x);
+    }
   }
   template <class V>
   DETRED_HOST_DEVICE static V combine(V left, V right) {
-    return rules::pick(left, right);
+    if constexpr (!keyed) {
+      return rules::pick(left, right);
+    } else if constexpr (std::is_same_v<End, smallest>) {
+      return smaller_key(left, right);
+    } else {
+      return larger_key(left, right);
+    }
   }
+  DETRED_HOST_DEVICE static node to_node(const state& root) {
+    if constexpr (keyed) {
+      return selection_value<End>(root);
+    } else {
+      return root;
+    }
+  }
+  DETRED_HOST_DEVICE static constexpr node empty_node() { return rules::identity(); }
+  DETRED_HOST_DEVICE static node merge(node left, node right) { return rules::pick(left, right); }
   /// NaN rule: the canonical NaN.
   DETRED_HOST_DEVICE static constexpr T finalize(T root) {
     if constexpr (std::is_floating_point_v<T>) {
@@ -92,14 +147,33 @@ struct located {
   std::uint64_t index;
 };
 
-/// argmin or argmax: lanes select the leaf's extremum as extremum_op does; the leaf's node is that value with the
-/// index of the leaf's first element equal to it; subtrees keep the better value, the lower index on ties.
+/// argmin or argmax: lanes hold values and select the leaf's extremum by the rules (the engines search the leaf for
+/// the root's value); the leaf's node is that value with the index of the leaf's first element equal to it;
+/// subtrees keep the better value, the lower index on ties.
 template <class T, class End>
-struct locate_op : extremum_op<T, End> {
+struct locate_op {
+  using input = T;
+  using value = T;
   using result = std::uint64_t;
-  using node = located<T>;
+  static constexpr unsigned arity = 1;
   using rules = selection<T, End>;
+  template <class V>
+  using state_of = V;
+  using state = T;
+  using node = located<T>;
 
+  template <class V>
+  DETRED_HOST_DEVICE static constexpr V identity() {
+    return splat<V>(rules::identity());
+  }
+  template <class V, class X>
+  DETRED_HOST_DEVICE static V accumulate(V s, X x) {
+    return rules::pick(s, x);
+  }
+  template <class V>
+  DETRED_HOST_DEVICE static V combine(V left, V right) {
+    return rules::pick(left, right);
+  }
   DETRED_HOST_DEVICE static bool matches(T root, T x) { return rules::same(x, root); }
   DETRED_HOST_DEVICE static constexpr node to_node(T root, std::uint64_t match) { return {root, match}; }
   DETRED_HOST_DEVICE static constexpr node empty_node() { return {rules::identity(), ~std::uint64_t{0}}; }
