@@ -57,26 +57,23 @@ struct selection {
 /// around the integer circle by P = key(+Inf) + 1 so that one end's NaNs join the other end's, then by 2^63 so that
 /// signed comparison follows. The map is one-to-one, so picking the smaller or larger key picks the value min_of or
 /// max_of would (equal keys are equal bits); selection_value undoes it.
-template <class End, class V>
-DETRED_HOST_DEVICE inline V selection_key(const V& x) {
-  using E = element_t<V>;
+template <class End, class E>
+inline constexpr auto selection_turn = [] {
   using U = std::make_unsigned_t<signed_bits_t<E>>;
-  using UV = rebind_t<U, V>;
   constexpr U sign = U(1) << (8 * sizeof(U) - 1);
   constexpr U p = static_cast<U>(sizeof(E) == 8 ? 0x7ff0000000000001ull : 0x7f800001ull);  // bits of +Inf, plus 1
-  constexpr U turn = std::is_same_v<End, smallest> ? U(sign - p) : U(sign + p);
-  return bit_cast_lanes<V>(UV(bit_cast_lanes<UV>(total_order_key(x)) + turn));
+  return std::is_same_v<End, smallest> ? U(sign - p) : U(sign + p);
+}();
+template <class End, class V>
+DETRED_HOST_DEVICE inline V selection_key(const V& x) {
+  using UV = rebind_t<std::make_unsigned_t<signed_bits_t<element_t<V>>>, V>;
+  return bit_cast_lanes<V>(UV(bit_cast_lanes<UV>(total_order_key(x)) + selection_turn<End, element_t<V>>));
 }
 /// The value of a selection_key.
 template <class End, class V>
 DETRED_HOST_DEVICE inline V selection_value(const V& key) {
-  using E = element_t<V>;
-  using U = std::make_unsigned_t<signed_bits_t<E>>;
-  using UV = rebind_t<U, V>;
-  constexpr U sign = U(1) << (8 * sizeof(U) - 1);
-  constexpr U p = static_cast<U>(sizeof(E) == 8 ? 0x7ff0000000000001ull : 0x7f800001ull);  // bits of +Inf, plus 1
-  constexpr U turn = std::is_same_v<End, smallest> ? U(sign - p) : U(sign + p);
-  return total_order_key(bit_cast_lanes<V>(UV(bit_cast_lanes<UV>(key) - turn)));
+  using UV = rebind_t<std::make_unsigned_t<signed_bits_t<element_t<V>>>, V>;
+  return total_order_key(bit_cast_lanes<V>(UV(bit_cast_lanes<UV>(key) - selection_turn<End, element_t<V>>)));
 }
 
 /// min or max of float, double or an integer type. Every element is exact, so mode does not apply. Floating-point
