@@ -66,7 +66,8 @@ grouped_values<T> group_by_key(std::span<const T> values, std::span<const K> key
 #pragma omp parallel for schedule(static, 1) num_threads(parts) if (parts > 1)
   for (int p = 0; p < parts; ++p) {
     std::uint64_t* const count = cursor.data() + static_cast<std::uint64_t>(p) * bins;
-    for (std::uint64_t i = part_begin(p); i < part_end(p); ++i) {
+    const std::uint64_t end = part_end(p);
+    for (std::uint64_t i = part_begin(p); i < end; ++i) {
       if (!grouping::is_bin(keys[i], bins)) {
         first_bad[static_cast<std::size_t>(p)] = i;
         break;
@@ -97,8 +98,8 @@ grouped_values<T> group_by_key(std::span<const T> values, std::span<const K> key
 #pragma omp parallel for schedule(static, 1) num_threads(parts) if (parts > 1)
   for (int p = 0; p < parts; ++p) {
     std::uint64_t* const next = cursor.data() + static_cast<std::uint64_t>(p) * bins;
-    for (std::uint64_t i = part_begin(p); i < part_end(p); ++i)
-      out[next[static_cast<std::uint64_t>(keys[i])]++] = values[i];
+    const std::uint64_t end = part_end(p);
+    for (std::uint64_t i = part_begin(p); i < end; ++i) out[next[static_cast<std::uint64_t>(keys[i])]++] = values[i];
   }
   return g;
 }

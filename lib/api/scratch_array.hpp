@@ -55,7 +55,6 @@ class scratch_array {
   T* data() { return data_; }
   const T* data() const { return data_; }
   std::uint64_t size() const { return size_; }
-  T& operator[](std::uint64_t i) { return data_[i]; }
 
  private:
   T* data_ = nullptr;

@@ -52,6 +52,38 @@ void expect_lines(const std::vector<R>& got, Single&& single, const std::string&
   }
 }
 
+/// Values and segments on the device: sum, asum, nrm2 and dot (second operand y) of every segment, in tree and
+/// compensated mode, against the CPU's single-array call on the segment alone, bit for bit.
+template <class T>
+void expect_segment_sums(const std::vector<T>& x, const std::vector<T>& y, const std::vector<std::uint64_t>& offsets,
+                         cuda::workspace& ws, const std::string& what) {
+  const std::uint64_t extent = x.size();
+  const std::uint64_t count = offsets.size() - 1;
+  const on_device<T> dx(x);
+  const on_device<T> dy(y);
+  const on_device<std::uint64_t> doff(offsets);
+  const segments s{doff.span(offsets.size())};
+  device_array<T> out(count);
+  const auto seg = [&](const std::vector<T>& a, std::uint64_t k) {
+    return std::span<const T>(a.data() + offsets[k], offsets[k + 1] - offsets[k]);
+  };
+  for (mode m : {mode::tree, mode::compensated}) {
+    const options one{.mode = m};
+    cuda::sum_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
+    expect_lines(
+        to_host(out, count), [&](std::uint64_t k) { return sum(seg(x, k), one); }, "sum " + what);
+    cuda::asum_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
+    expect_lines(
+        to_host(out, count), [&](std::uint64_t k) { return asum(seg(x, k), one); }, "asum " + what);
+    cuda::nrm2_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
+    expect_lines(
+        to_host(out, count), [&](std::uint64_t k) { return nrm2(seg(x, k), one); }, "nrm2 " + what);
+    cuda::dot_async(dx.span(extent), dy.span(extent), s, std::span<T>(out.data(), count), ws, m);
+    expect_lines(
+        to_host(out, count), [&](std::uint64_t k) { return dot(seg(x, k), seg(y, k), one); }, "dot " + what);
+  }
+}
+
 TYPED_TEST(GpuBatched, EverySegmentEqualsTheSingleArrayCall) {
   using T = TypeParam;
   cuda::workspace ws;
@@ -63,7 +95,6 @@ TYPED_TEST(GpuBatched, EverySegmentEqualsTheSingleArrayCall) {
       const std::vector<T> y = generate<T>(values::uniform, extent, 18);
       const std::uint64_t count = offsets.size() - 1;
       const on_device<T> dx(x);
-      const on_device<T> dy(y);
       const on_device<std::uint64_t> doff(offsets);
       const segments s{doff.span(offsets.size())};
       device_array<T> out(count);
@@ -72,20 +103,9 @@ TYPED_TEST(GpuBatched, EverySegmentEqualsTheSingleArrayCall) {
         return std::span<const T>(a.data() + offsets[k], offsets[k + 1] - offsets[k]);
       };
       const std::string what = name(v) + " gap " + std::to_string(gap);
+      expect_segment_sums(x, y, offsets, ws, what);
       for (mode m : {mode::tree, mode::compensated}) {
         const options one{.mode = m};
-        cuda::sum_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
-        expect_lines(
-            to_host(out, count), [&](std::uint64_t k) { return sum(seg(x, k), one); }, "sum " + what);
-        cuda::asum_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
-        expect_lines(
-            to_host(out, count), [&](std::uint64_t k) { return asum(seg(x, k), one); }, "asum " + what);
-        cuda::nrm2_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
-        expect_lines(
-            to_host(out, count), [&](std::uint64_t k) { return nrm2(seg(x, k), one); }, "nrm2 " + what);
-        cuda::dot_async(dx.span(extent), dy.span(extent), s, std::span<T>(out.data(), count), ws, m);
-        expect_lines(
-            to_host(out, count), [&](std::uint64_t k) { return dot(seg(x, k), seg(y, k), one); }, "dot " + what);
         // The host API with backend::cuda.
         std::vector<T> r(count);
         sum(std::span<const T>(x), segments{offsets}, std::span<T>(r), {.mode = m, .backend = backend::cuda});
@@ -109,50 +129,32 @@ TYPED_TEST(GpuBatched, EverySegmentEqualsTheSingleArrayCall) {
   }
 }
 
-// Lines of at most one row of lanes are reduced by one thread each for the tree-mode sums (the lanes past the
-// line's end are left out of the lane tree), by groups of threads otherwise: every length 0..W + 1, starting at
-// every offset within 16 bytes, in every value class (signed zeros and NaN payloads above all).
+// Short lines (at most one row of lanes) are most of what a batch of small segments runs, and their last row is
+// ragged: every length 0..W + 1, starting at every offset within 16 bytes (whole 16-byte loads or one element at a
+// time), in every value class (signed zeros and NaN payloads above all).
 TYPED_TEST(GpuBatched, ShortSegmentsOfEveryLengthAndAlignment) {
   using T = TypeParam;
   constexpr std::uint64_t W = order::lanes<T>;
   cuda::workspace ws;
+  std::vector<std::uint64_t> lengths;
+  for (std::uint64_t length = 0; length <= W + 1; ++length) lengths.push_back(length);
   for (values v : all_value_classes()) {
     for (std::uint64_t gap = 0; gap < 16 / sizeof(T); ++gap) {
-      std::vector<std::uint64_t> lengths;
-      for (std::uint64_t length = 0; length <= W + 1; ++length) lengths.push_back(length);
       std::uint64_t extent = 0;
       const std::vector<std::uint64_t> offsets = offsets_of(lengths, gap, extent);
       const std::vector<T> x = generate<T>(v, extent, 29 + gap);
       const std::vector<T> y = generate<T>(values::dynamic_range, extent, 31 + gap);
+      const std::string what = name(v) + " gap " + std::to_string(gap);
+      expect_segment_sums(x, y, offsets, ws, what);
       const std::uint64_t count = offsets.size() - 1;
       const on_device<T> dx(x);
-      const on_device<T> dy(y);
       const on_device<std::uint64_t> doff(offsets);
-      const segments s{doff.span(offsets.size())};
       device_array<T> out(count);
-      const auto seg = [&](const std::vector<T>& a, std::uint64_t k) {
-        return std::span<const T>(a.data() + offsets[k], offsets[k + 1] - offsets[k]);
-      };
-      const std::string what = name(v) + " gap " + std::to_string(gap);
-      for (mode m : {mode::tree, mode::compensated}) {
-        const options one{.mode = m};
-        cuda::sum_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
-        expect_lines(
-            to_host(out, count), [&](std::uint64_t k) { return sum(seg(x, k), one); }, "sum " + what);
-        cuda::asum_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, m);
-        expect_lines(
-            to_host(out, count), [&](std::uint64_t k) { return asum(seg(x, k), one); }, "asum " + what);
-        cuda::dot_async(dx.span(extent), dy.span(extent), s, std::span<T>(out.data(), count), ws, m);
-        expect_lines(
-            to_host(out, count), [&](std::uint64_t k) { return dot(seg(x, k), seg(y, k), one); }, "dot " + what);
-      }
-      cuda::nrm2_async(dx.span(extent), s, std::span<T>(out.data(), count), ws, mode::tree);
-      expect_lines(
-          to_host(out, count), [&](std::uint64_t k) { return nrm2(seg(x, k)); }, "nrm2 " + what);
-      cuda::max_async(dx.span(extent), s, std::span<T>(out.data(), count), ws);
+      cuda::max_async(dx.span(extent), segments{doff.span(offsets.size())}, std::span<T>(out.data(), count), ws);
       const std::vector<T> maxes = to_host(out, count);
       for (std::uint64_t k = 1; k < count; ++k) {  // the host refuses the empty segment 0
-        EXPECT_TRUE(same_bits(maxes[k], max(seg(x, k)))) << "max " << what << " line " << k;
+        const std::span<const T> segment(x.data() + offsets[k], offsets[k + 1] - offsets[k]);
+        EXPECT_TRUE(same_bits(maxes[k], max(segment))) << "max " << what << " line " << k;
       }
     }
   }
