@@ -107,6 +107,12 @@ __device__ __forceinline__ S shuffle_down(S v, unsigned d) {
   return move_words(v, [d](unsigned word) { return __shfl_down_sync(full_mask, word, d); });
 }
 
+/// The state of lane ^ d.
+template <class S>
+__device__ __forceinline__ S shuffle_xor(S v, unsigned d) {
+  return move_words(v, [d](unsigned word) { return __shfl_xor_sync(full_mask, word, d); });
+}
+
 /// The state of lane `from`.
 template <class S>
 __device__ __forceinline__ S broadcast(S v, unsigned from) {

@@ -7,16 +7,19 @@
 
 #include "detred/order.hpp"
 #include "device_ops.cuh"
+#include "thread_extremes.cuh"
 
 namespace detred::cuda::detail {
 
 /// Rows loaded before their additions: eight loads in flight per thread and operand keep the memory system busy
-/// without raising register use past the occupancy the launch bounds ask for. Operators with wide lane states
-/// (stats, compensated nrm2) hold fewer rows, or their states would spill to local memory (ptxas -v shows it).
+/// without raising register use past the occupancy the launch bounds ask for. Operators with wide lane states hold
+/// fewer rows, or their states would spill to local memory (ptxas -v shows it). The stats lanes of doubles (40
+/// bytes: the moment sums, their extremes kept apart) still fit four rows: 0.82x CUB Sum at 2^27 against 0.77x
+/// with two (docs/cuda.md).
 template <class Op>
 inline constexpr unsigned rows_in_flight = sizeof(typename Op::state) <= 16
                                                ? 8
-                                               : (sizeof(typename Op::state) <= 32 ? 4 : 2);
+                                               : (sizeof(typename Op::state) <= 40 ? 4 : 2);
 
 /// The thread's k stored elements of one row of every operand.
 template <class Op, unsigned k>
@@ -48,10 +51,66 @@ __device__ __forceinline__ void accumulate_row(typename Op::state (&acc)[k], con
   }
 }
 
+/// The halving lane tree of order::fold_lanes over the W = 32 k lanes of a warp (lane j = slot j % k of thread j / k),
+/// root in thread 0: level h joins lane[j] (+) lane[j + h] for j < h, h = W / 2 down to 1. The pairs and the order of
+/// each join are the specification's; what differs is who computes them. Shuffling every slot down at every level
+/// would leave half the warp's joins unused at each level; instead the first log2 k levels (whose lanes j and j + h
+/// sit in threads t and t ^ d, d = 16, 8, ...) scatter the work: the lower thread keeps the joins of its lower half of
+/// slots, the upper thread those of its upper half, each sending the other the half it gives up. A slot bit of the
+/// lane index then lives in thread bit d. The other thread levels shuffle down one state; the slot levels, last in
+/// the tree, pair threads d apart again. k + 4 shuffles and joins per thread instead of 5 k and 6 k - 1 (double:
+/// 6 instead of 10 and 11; float: 8 instead of 20 and 23).
+template <class Op, unsigned k>
+__device__ __forceinline__ typename Op::state warp_lane_tree(typename Op::state (&held)[k], unsigned lane) {
+  constexpr unsigned slot_bits = order::exact_log2(k);
+  static_assert((1u << slot_bits) == k && k <= warp_size, "k is a power of two");
+  // Scatter levels: thread bit d pairs lanes j and j + h; c states held, split by their top slot bit.
+#pragma unroll
+  for (unsigned level = 0; level < slot_bits; ++level) {
+    const unsigned d = warp_size / 2 >> level;
+    const unsigned half = k >> (level + 1);
+    const bool upper = (lane & d) != 0;
+#pragma unroll
+    for (unsigned i = 0; i < half; ++i) {
+      const typename Op::state got = shuffle_xor(upper ? held[i] : held[i + half], d);
+      const typename Op::state& left = upper ? got : held[i];
+      const typename Op::state& right = upper ? held[i + half] : got;
+      held[i] = Op::combine(left, right);
+    }
+  }
+  // The remaining thread bits, one state a thread; results stay in threads whose lower bits are 0.
+#pragma unroll
+  for (unsigned d = warp_size / 2 >> slot_bits; d >= 1; d /= 2) {
+    held[0] = Op::combine(held[0], shuffle_down(held[0], d));
+  }
+  // The slot bits, moved to thread bits 16, 8, ... by the scatter levels in the tree's order.
+#pragma unroll
+  for (unsigned level = 0; level < slot_bits; ++level) {
+    const unsigned d = warp_size / 2 >> level;
+    held[0] = Op::combine(held[0], shuffle_down(held[0], d));
+  }
+  return held[0];
+}
+
+/// The same arrays, read by another operator of the same input and arity.
+template <class To, class From>
+__device__ __forceinline__ order::operands<To> retyped(const order::operands<From>& x) {
+  if constexpr (std::is_same_v<To, From>) {
+    return x;
+  } else {
+    order::operands<To> r;
+#pragma unroll
+    for (unsigned a = 0; a < From::arity; ++a) r.data[a] = x.data[a];
+    r.first = x.first;
+    return r;
+  }
+}
+
 /// The root of the lane tree of one leaf x[0..count), count <= L, computed by a whole warp; valid in lane 0.
-template <class Op, bool Aligned>
+/// Extremes: what the thread keeps apart from the lanes (thread_extremes.cuh), taking every element it loads.
+template <class Op, bool Aligned, class Extremes>
 __device__ __forceinline__ typename Op::state warp_leaf(const order::operands<Op>& leaf, std::uint32_t count,
-                                                        unsigned lane) {
+                                                        unsigned lane, Extremes& extremes) {
   using V = typename Op::value;
   using S = typename Op::state;
   constexpr unsigned k = lanes_per_thread<V>;
@@ -70,7 +129,10 @@ __device__ __forceinline__ typename Op::state warp_leaf(const order::operands<Op
 #pragma unroll
       for (unsigned u = 0; u < rows_in_flight<Op>; ++u) load_rows<Op, Aligned, k>(batch[u], mine, (r0 + u) * W);
 #pragma unroll
-      for (unsigned u = 0; u < rows_in_flight<Op>; ++u) accumulate_row<Op, k>(acc, batch[u], r0 + u > 0);
+      for (unsigned u = 0; u < rows_in_flight<Op>; ++u) {
+        accumulate_row<Op, k>(acc, batch[u], r0 + u > 0);
+        extremes.take_row(batch[u].v[0]);
+      }
     }
   } else {
     // The ragged last leaf: full rows, then one partial row in which lanes past its end have no element.
@@ -79,32 +141,35 @@ __device__ __forceinline__ typename Op::state warp_leaf(const order::operands<Op
       row_elements<Op, k> row;
       load_rows<Op, Aligned, k>(row, mine, r * W);
       accumulate_row<Op, k>(acc, row, r > 0);
+      extremes.take_row(row.v[0]);
     }
     const std::uint32_t tail = count - full_rows * W;
 #pragma unroll
     for (unsigned s = 0; s < k; ++s) {
-      if (lane * k + s < tail) acc[s] = accumulate_loaded<Op>(acc[s], mine, std::uint64_t{full_rows} * W + s);
+      if (lane * k + s < tail) {
+        const std::uint64_t i = std::uint64_t{full_rows} * W + s;
+        acc[s] = accumulate_loaded<Op>(acc[s], mine, i);
+        if constexpr (Op::arity == 1) extremes.take(load_element<Op>(mine, 0, i));
+      }
     }
   }
-
-  // The halving lane tree, lane[j] = lane[j] (+) lane[j + h]: for h >= k lane j + h sits in the same slot of thread
-  // t + h / k, one shuffle away; for h < k both lanes are in thread 0's registers.
-#pragma unroll
-  for (std::uint32_t h = W / 2; h >= k; h /= 2) {
-#pragma unroll
-    for (unsigned s = 0; s < k; ++s) acc[s] = Op::combine(acc[s], shuffle_down(acc[s], h / k));
-  }
-  order::fold_lanes<Op>(acc, k);
-  return acc[0];
+  return warp_lane_tree<Op, k>(acc, lane);
 }
 
-/// The node of one leaf, in every lane of the warp. Operators that locate an element search the leaf together: each
-/// thread its own lanes, then the lowest matching index of the warp.
+/// The node of one leaf, in every lane of the warp, except for the extremes that the threads keep apart (stats: its
+/// min and max are the empty leaf's, and `extremes` has taken the leaf's elements). Operators that locate an element
+/// search the leaf together: each thread its own lanes, then the lowest matching index of the warp.
 template <class Op, bool Aligned>
 __device__ __forceinline__ order::node_of<Op> warp_leaf_node(const order::operands<Op>& leaf, std::uint32_t count,
-                                                             unsigned lane) {
-  const typename Op::state root = broadcast(warp_leaf<Op, Aligned>(leaf, count, lane), 0);
-  if constexpr (order::locates_element<Op>) {
+                                                             unsigned lane, extremes_of<Op>& extremes) {
+  using Lanes = typename lane_operator<Op>::lanes;
+  const typename Lanes::state lanes_root =
+      broadcast(warp_leaf<Lanes, Aligned>(retyped<Lanes>(leaf), count, lane, extremes), 0);
+  if constexpr (lane_operator<Op>::extremes_apart) {
+    const typename Op::state none = Op::template identity<typename Op::value>();
+    return order::to_node<Op>(Op::with_keys(lanes_root, none.min, none.max), 0);
+  } else if constexpr (order::locates_element<Op>) {
+    const typename Op::state& root = lanes_root;
     // 32 consecutive elements per step, one per lane (coalesced); the first step with a match ends the search.
     using V = typename Op::value;
     std::uint32_t first = count - 1;  // unreachable: the root came from one of the leaf's elements
@@ -120,7 +185,20 @@ __device__ __forceinline__ order::node_of<Op> warp_leaf_node(const order::operan
     }
     return order::to_node<Op>(root, leaf.first + first);
   } else {
-    return order::to_node<Op>(root, 0);
+    return order::to_node<Op>(lanes_root, 0);
+  }
+}
+
+/// The whole node of one leaf, in every lane of the warp.
+template <class Op, bool Aligned>
+__device__ __forceinline__ order::node_of<Op> warp_leaf_node(const order::operands<Op>& leaf, std::uint32_t count,
+                                                             unsigned lane) {
+  extremes_of<Op> extremes;
+  const order::node_of<Op> node = warp_leaf_node<Op, Aligned>(leaf, count, lane, extremes);
+  if constexpr (lane_operator<Op>::extremes_apart) {
+    return broadcast(with_warp_extremes<Op>(node, extremes), 0);
+  } else {
+    return node;
   }
 }
 
@@ -156,6 +234,7 @@ __global__ void __launch_bounds__(MaxThreads, MaxThreads == 1024 ? 1 : 2)
 
   N run = empty<Op>();
   if (first < m) {
+    extremes_of<Op> extremes;  // over the whole run (stats): the run's node takes them once, below
     const unsigned count = static_cast<unsigned>(m - first < leaves_per_warp ? m - first : leaves_per_warp);
     // Lane i collects leaf i of the run, then the warp folds the run's left-perfect tree.
     N mine = empty<Op>();
@@ -163,10 +242,10 @@ __global__ void __launch_bounds__(MaxThreads, MaxThreads == 1024 ? 1 : 2)
       const std::uint64_t start = (first + i) * order::leaf_size<V>;
       const std::uint64_t left = n - start;
       const auto size = static_cast<std::uint32_t>(left < order::leaf_size<V> ? left : order::leaf_size<V>);
-      const N leaf = warp_leaf_node<Op, Aligned>(x.advanced(start), size, lane);
+      const N leaf = warp_leaf_node<Op, Aligned>(x.advanced(start), size, lane, extremes);
       if (lane == i) mine = leaf;
     }
-    run = warp_fold<Op>(mine, count, lane);
+    run = with_warp_extremes<Op>(warp_fold<Op>(mine, count, lane), extremes);
   }
   if (lane == 0) warp_roots[warp] = run;
   __syncthreads();

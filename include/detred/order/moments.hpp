@@ -8,9 +8,10 @@
 //   sum (x - k_a) = D1_b + c_b delta,   sum (x - k_a)^2 = D2_b + 2 delta D1_b + c_b delta^2,
 // so a leaf ends with every sum about the shift of its first lane. Lanes keep min and max as totalOrder keys
 // (lane_values.hpp): one integer min and max per element, NaN sorting to either end by its sign; the leaf's node
-// turns a NaN at either end into NaN for both, which is the selection rule (NaN propagates to min and max). The leaf's
-// node holds its count (64 bits), sum and M2, and subtrees of the leaf tree join by Chan, Golub and LeVeque's pairwise
-// update
+// turns a NaN at either end into NaN for both, which is the selection rule (NaN propagates to min and max). The sums
+// are an operator of their own, moment_sums, so that an engine may carry them apart from the keys (the GPU keeps the
+// keys per thread: lib/cuda/thread_extremes.cuh). The leaf's node holds its
+// count (64 bits), sum and M2, and subtrees of the leaf tree join by Chan, Golub and LeVeque's pairwise update
 //   M2 = M2_a + M2_b + delta^2 c_a c_b / (c_a + c_b),   delta = mean_b - mean_a.
 #pragma once
 
@@ -27,6 +28,70 @@
 namespace detred::order {
 inline namespace DETRED_ORDER_ABI {
 
+/// The sums of a stats lane, and their arithmetic: moments_op's lanes are these plus the min and max keys. An
+/// operator of its own (state, identity, accumulate, combine) so that an engine can run the lane tree over the sums
+/// alone and keep the extremes elsewhere (the GPU keeps one pair a thread: which element is smallest does not depend on
+/// how the elements are grouped).
+template <class T>
+struct moment_sums {
+  using input = T;
+  using value = T;
+  static constexpr unsigned arity = 1;
+
+  /// A lane: c elements, their sum, the shift k and the shifted sums.
+  template <class V>
+  struct lane_sums {
+    V count;
+    V sum;
+    V shift;
+    V shifted_sum;
+    V shifted_squares;
+  };
+  template <class V>
+  using state_of = lane_sums<V>;
+  using state = state_of<T>;
+
+  template <class V>
+  DETRED_HOST_DEVICE static state_of<V> identity() {
+    const V zero = splat<V>(T(0));
+    return {zero, splat<V>(order::identity<T>()), zero, zero, zero};
+  }
+  template <class V, class X>
+  DETRED_HOST_DEVICE static state_of<V> accumulate(state_of<V> s, X x) {
+    s.shift = s.count == T(0) ? V(x) : s.shift;
+    return accumulate_later(s, x);
+  }
+  /// accumulate for a lane that already holds an element (its shift is set): the engines' rows after the first.
+  template <class V, class X>
+  DETRED_HOST_DEVICE static state_of<V> accumulate_later(state_of<V> s, X x) {
+    const V d = x - s.shift;
+    return {s.count + T(1), s.sum + x, s.shift, s.shifted_sum + d, s.shifted_squares + d * d};
+  }
+  /// M2 of a lane state: shifted_squares - shifted_sum^2 / count (0 for an empty lane, whose sums are 0).
+  template <class V>
+  DETRED_HOST_DEVICE static V m2(const state_of<V>& s) {
+    const V count = s.count == T(0) ? splat<V>(T(1)) : s.count;
+    return s.shifted_squares - s.shifted_sum * s.shifted_sum / count;
+  }
+  /// Two lanes of the lane tree: b's shifted sums re-expressed about a's shift, then added; no division. An empty
+  /// side leaves the other as it is (sum included: -0.0 + s == s is what tree mode's sum does).
+  template <class V>
+  DETRED_HOST_DEVICE static state_of<V> combine(state_of<V> a, state_of<V> b) {
+    const V delta = b.shift - a.shift;
+    const auto a_empty = a.count == T(0);
+    const auto b_empty = b.count == T(0);
+    state_of<V> r;
+    r.count = a.count + b.count;
+    r.sum = a.sum + b.sum;
+    r.shift = a_empty ? b.shift : a.shift;
+    const V d1 = a.shifted_sum + (b.shifted_sum + b.count * delta);
+    const V d2 = a.shifted_squares + (b.shifted_squares + (T(2) * delta * b.shifted_sum + b.count * delta * delta));
+    r.shifted_sum = a_empty ? b.shifted_sum : (b_empty ? a.shifted_sum : d1);
+    r.shifted_squares = a_empty ? b.shifted_squares : (b_empty ? a.shifted_squares : d2);
+    return r;
+  }
+};
+
 template <class T>
 struct moments_op {
   using input = T;
@@ -35,8 +100,9 @@ struct moments_op {
   static constexpr unsigned arity = 1;
   using low = selection<T, smallest>;
   using high = selection<T, largest>;
+  using sums = moment_sums<T>;
 
-  /// A lane: c elements, their sum, the shift k and the shifted sums; the totalOrder keys of min and max.
+  /// A lane: the sums of moment_sums; the totalOrder keys of min and max.
   template <class V>
   struct lane_moments {
     V count;
@@ -61,66 +127,47 @@ struct moments_op {
   };
 
   template <class V>
+  DETRED_HOST_DEVICE static typename sums::template state_of<V> sums_of(const state_of<V>& s) {
+    return {s.count, s.sum, s.shift, s.shifted_sum, s.shifted_squares};
+  }
+  template <class V>
+  DETRED_HOST_DEVICE static state_of<V> with_keys(const typename sums::template state_of<V>& s, V min, V max) {
+    return {s.count, s.sum, s.shift, s.shifted_sum, s.shifted_squares, min, max};
+  }
+
+  template <class V>
   DETRED_HOST_DEVICE static state_of<V> identity() {
-    const V zero = splat<V>(T(0));
-    return {zero,
-            splat<V>(order::identity<T>()),
-            zero,
-            zero,
-            zero,
-            total_order_key(splat<V>(low::identity())),
-            total_order_key(splat<V>(high::identity()))};
+    return with_keys(sums::template identity<V>(), total_order_key(splat<V>(low::identity())),
+                     total_order_key(splat<V>(high::identity())));
   }
   template <class V, class X>
   DETRED_HOST_DEVICE static state_of<V> accumulate(state_of<V> s, X x) {
-    s.shift = s.count == T(0) ? V(x) : s.shift;
-    return accumulate_later(s, x);
+    const V key = total_order_key(V(x));
+    return with_keys(sums::accumulate(sums_of(s), x), smaller_key(s.min, key), larger_key(s.max, key));
   }
-  /// accumulate for a lane that already holds an element (its shift is set): the engines' rows after the first.
   template <class V, class X>
   DETRED_HOST_DEVICE static state_of<V> accumulate_later(state_of<V> s, X x) {
-    const V d = x - s.shift;
     const V key = total_order_key(V(x));
-    return {s.count + T(1),
-            s.sum + x,
-            s.shift,
-            s.shifted_sum + d,
-            s.shifted_squares + d * d,
-            smaller_key(s.min, key),
-            larger_key(s.max, key)};
+    return with_keys(sums::accumulate_later(sums_of(s), x), smaller_key(s.min, key), larger_key(s.max, key));
   }
-  /// M2 of a lane state: shifted_squares - shifted_sum^2 / count (0 for an empty lane, whose sums are 0).
-  template <class V>
-  DETRED_HOST_DEVICE static V m2(const state_of<V>& s) {
-    const V count = s.count == T(0) ? splat<V>(T(1)) : s.count;
-    return s.shifted_squares - s.shifted_sum * s.shifted_sum / count;
-  }
-  /// Two lanes of the lane tree: b's shifted sums re-expressed about a's shift, then added; no division. An empty
-  /// side leaves the other as it is (sum included: -0.0 + s == s is what tree mode's sum does).
   template <class V>
   DETRED_HOST_DEVICE static state_of<V> combine(state_of<V> a, state_of<V> b) {
-    const V delta = b.shift - a.shift;
-    const auto a_empty = a.count == T(0);
-    const auto b_empty = b.count == T(0);
-    state_of<V> r;
-    r.count = a.count + b.count;
-    r.sum = a.sum + b.sum;
-    r.shift = a_empty ? b.shift : a.shift;
-    const V d1 = a.shifted_sum + (b.shifted_sum + b.count * delta);
-    const V d2 = a.shifted_squares + (b.shifted_squares + (T(2) * delta * b.shifted_sum + b.count * delta * delta));
-    r.shifted_sum = a_empty ? b.shifted_sum : (b_empty ? a.shifted_sum : d1);
-    r.shifted_squares = a_empty ? b.shifted_squares : (b_empty ? a.shifted_squares : d2);
-    r.min = smaller_key(a.min, b.min);
-    r.max = larger_key(a.max, b.max);
-    return r;
+    return with_keys(sums::combine(sums_of(a), sums_of(b)), smaller_key(a.min, b.min), larger_key(a.max, b.max));
   }
 
   DETRED_HOST_DEVICE static node to_node(const state& root) {
     const T min = total_order_key(root.min);
     const T max = total_order_key(root.max);
     const bool nan = is_nan(min) || is_nan(max);
-    return {static_cast<std::uint64_t>(root.count), root.sum, m2(root), nan ? canonical_nan<T>() : min,
+    return {static_cast<std::uint64_t>(root.count), root.sum, sums::m2(sums_of(root)), nan ? canonical_nan<T>() : min,
             nan ? canonical_nan<T>() : max};
+  }
+  /// n with the min and max of more elements joined in, given as the smallest and largest of their totalOrder keys:
+  /// for engines that keep the extremes apart from the lanes (the GPU keeps one pair a thread). The same NaN rule as
+  /// to_node, so the result is the node the lanes would have given.
+  DETRED_HOST_DEVICE static node with_extremes(const node& n, T min_key, T max_key) {
+    const node e = to_node(with_keys(sums::template identity<T>(), min_key, max_key));
+    return {n.count, n.sum, n.m2, low::pick(n.min, e.min), high::pick(n.max, e.max)};
   }
   DETRED_HOST_DEVICE static constexpr node empty_node() {
     return {0, order::identity<T>(), T(0), low::identity(), high::identity()};

@@ -1,0 +1,130 @@
+// stats' min and max on the GPU, kept per thread instead of per lane. Which element is the smallest does not depend on
+// how the elements are grouped (totalOrder keys are a total order), so a thread may keep one pair of keys over every
+// element it loads, across all the leaves of its run, and the lanes (and their tree of shuffles) carry only the sums
+// (order::moment_sums). The result is the node the lanes would have given: order::moments_op::with_extremes applies
+// the same NaN rule to the pair.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "detred/order.hpp"
+#include "device_ops.cuh"
+
+namespace detred::cuda::detail {
+
+/// What an operator's lanes hold on the GPU (`lanes`), and whether its threads keep the extremes apart.
+template <class Op>
+struct lane_operator {
+  using lanes = Op;
+  static constexpr bool extremes_apart = false;
+};
+template <class T>
+struct lane_operator<order::moments_op<T>> {
+  using lanes = typename order::moments_op<T>::sums;
+  static constexpr bool extremes_apart = true;
+};
+
+/// No extremes kept apart: every call does nothing.
+struct no_extremes {
+  template <class X, unsigned k>
+  __device__ void take_row(const X (&)[k]) {}
+  template <class X>
+  __device__ void take(X) {}
+};
+
+/// One thread's smallest and largest totalOrder key (order::total_order_key) of the T it has taken.
+template <class T>
+struct thread_extremes {
+  using key_t = order::signed_bits_t<T>;
+  key_t low = key(order::moments_op<T>::low::identity());
+  key_t high = key(order::moments_op<T>::high::identity());
+
+  __device__ static key_t key(T x) {
+    const T k = order::total_order_key(x);
+    key_t r;
+    memcpy(&r, &k, sizeof r);
+    return r;
+  }
+  __device__ void take(T x) {
+    const key_t k = key(x);
+    low = k < low ? k : low;
+    high = k > high ? k : high;
+  }
+  /// A row of k elements, taken by the whole warp. For double the 64-bit comparisons cost four instructions each
+  /// (two compares, two selects); the high 32 bits of a key order keys as the whole key does, up to ties, so a key
+  /// whose high word lies strictly between those of low and high cannot change either. Only rows where some thread
+  /// of the warp has a key that might (a new extreme, or a tie of high words) take the full update: after the first
+  /// rows of a run, few do on most data (monotonic data take it every row, and cost what per-element keys cost).
+  /// Filtering by the elements as doubles instead (x > low && x < high, the extremes kept as elements) measured
+  /// slower on the H200: 0.715x CUB Sum against 0.818x (docs/cuda.md).
+  template <unsigned k>
+  __device__ void take_row(const T (&x)[k]) {
+    if constexpr (sizeof(T) == 8) {
+      const auto low_high_word = static_cast<std::int32_t>(low >> 32);
+      const auto high_high_word = static_cast<std::int32_t>(high >> 32);
+      bool might = false;
+#pragma unroll
+      for (unsigned s = 0; s < k; ++s) {
+        std::uint64_t bits;
+        memcpy(&bits, &x[s], sizeof bits);
+        const auto word = static_cast<std::int32_t>(bits >> 32);
+        const std::int32_t key_word = word ^ ((word >> 31) & 0x7fffffff);
+        might = might || key_word <= low_high_word || key_word >= high_high_word;
+      }
+      if (__any_sync(full_mask, might)) {
+#pragma unroll
+        for (unsigned s = 0; s < k; ++s) take(x[s]);
+      }
+    } else {
+#pragma unroll
+      for (unsigned s = 0; s < k; ++s) take(x[s]);
+    }
+  }
+  /// The warp's pair, valid in lane 0.
+  __device__ thread_extremes warp_reduced() const {
+    thread_extremes r = *this;
+#pragma unroll
+    for (unsigned d = warp_size / 2; d >= 1; d /= 2) {
+      const key_t other_low = shuffle_down(r.low, d);
+      const key_t other_high = shuffle_down(r.high, d);
+      r.low = other_low < r.low ? other_low : r.low;
+      r.high = other_high > r.high ? other_high : r.high;
+    }
+    return r;
+  }
+  /// The keys as the T whose bits they are (what order::moments_op::with_extremes takes).
+  __device__ T low_key() const { return as_value(low); }
+  __device__ T high_key() const { return as_value(high); }
+  __device__ static T as_value(key_t k) {
+    T r;
+    memcpy(&r, &k, sizeof r);
+    return r;
+  }
+};
+
+/// The extremes a thread of Op's leaf pass keeps: thread_extremes for stats, nothing for the others.
+template <class Op>
+struct extremes_for {
+  using type = no_extremes;
+};
+template <class T>
+struct extremes_for<order::moments_op<T>> {
+  using type = thread_extremes<T>;
+};
+template <class Op>
+using extremes_of = typename extremes_for<Op>::type;
+
+/// node with the warp's extremes joined in (lane 0's result is the one that counts).
+template <class Op>
+__device__ __forceinline__ order::node_of<Op> with_warp_extremes(const order::node_of<Op>& node,
+                                                                 const extremes_of<Op>& mine) {
+  if constexpr (lane_operator<Op>::extremes_apart) {
+    const auto warp = mine.warp_reduced();
+    return Op::with_extremes(node, warp.low_key(), warp.high_key());
+  } else {
+    return node;
+  }
+}
+
+}  // namespace detred::cuda::detail
