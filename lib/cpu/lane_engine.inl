@@ -246,6 +246,27 @@ inline std::uint64_t first_match_in_leaf(const order::operands<Op>& x, std::uint
   return order::first_match<Op>(x.advanced(i), count - i, root);
 }
 
+/// The node of a leaf of at most one row (count <= W: a short segment of a batch, or a short array), for an operator
+/// whose identity is neutral: only the registers that hold elements are filled, and the lane tree joins only those
+/// (order::fold_live_lanes over whole registers; a join with a register of identity lanes would leave the left one
+/// as it is). Same node as the general path, with none of its work on the empty lanes.
+template <class Op, order::leaf_shape shape>
+inline order::node_of<Op> short_leaf(const order::operands<Op>& x, std::uint64_t count) {
+  using T = typename Op::value;
+  using VS = typename Op::template state_of<vec<T>>;
+  constexpr std::uint64_t W = shape.lanes;
+  constexpr std::uint64_t VL = vector_lanes<T>;
+  VS regs[W / VL];
+  const std::uint64_t whole = count / VL;
+  for (std::uint64_t v = 0; v < whole; ++v) {
+    regs[v] = accumulate_row<Op, false>(Op::template identity<vec<T>>(), x, v * VL);
+  }
+  const std::uint64_t rest = count - whole * VL;
+  if (rest > 0) regs[whole] = accumulate_partial_row<Op>(Op::template identity<vec<T>>(), x, whole * VL, rest);
+  order::fold_live_lanes<Op>(regs, W / VL, whole + (rest > 0 ? 1 : 0));
+  return order::leaf_node<Op>(fold_register<Op, vector_bytes>(regs[0]), x, count);
+}
+
 /// The node of one leaf x[0..count), count <= L, of the leaf shape `shape` (the canonical one in the library).
 template <class Op, order::leaf_shape shape = order::shape_of<typename Op::value>>
 inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count) {
@@ -255,6 +276,9 @@ inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count
   constexpr std::uint64_t VL = vector_lanes<T>;
   constexpr std::uint64_t R = registers_per_pass<Op, W>;
   static_assert(W % (R * VL) == 0);
+  if constexpr (order::neutral_identity<Op> && !order::locates_element<Op>) {
+    if (count <= W) return short_leaf<Op, shape>(x, count);
+  }
 
   VS regs[W / VL];
   const std::uint64_t full_rows = count / W;
