@@ -64,7 +64,7 @@ template <class Op, unsigned k>
 __device__ __forceinline__ typename Op::state warp_lane_tree(typename Op::state (&held)[k], unsigned lane) {
   constexpr unsigned slot_bits = order::exact_log2(k);
   static_assert((1u << slot_bits) == k && k <= warp_size, "k is a power of two");
-  // Scatter levels: thread bit d pairs lanes j and j + h; c states held, split by their top slot bit.
+  // Scatter levels: thread bit d pairs lanes j and j + h; the 2 half states still held split by their top slot bit.
 #pragma unroll
   for (unsigned level = 0; level < slot_bits; ++level) {
     const unsigned d = warp_size / 2 >> level;
