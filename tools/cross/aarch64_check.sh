@@ -51,11 +51,14 @@ contracted=$(aarch64-linux-gnu-objdump -d "$cross/lib/libdetred.a" | aarch64-lin
 fused=$(printf '%s' "$contracted" | grep -c . || true)
 if [[ -n $contracted ]]; then echo "$contracted" | head -n 5; fi
 neon_adds=$(aarch64-linux-gnu-objdump -d "$objects/kernels_neon.cpp.o" | grep -cE 'f(add|sub)\s+v[0-9]+\.(2d|4s)' || true)
-baseline_simd=$(aarch64-linux-gnu-objdump -d "$objects/kernels_baseline.cpp.o" | grep -cE '\sv[0-9]+\.|\sq[0-9]+' || true)
+# A NEON instruction names its lanes (v0.2d, v1.4s). A 16-byte ldr/str of a q register is not one: it is a load or
+# store of the floating-point register file, which +nosimd keeps, and GCC copies 16-byte vector-typed values with it.
+baseline_simd=$(aarch64-linux-gnu-objdump -d "$objects/kernels_baseline.cpp.o" | grep -cE '\sv[0-9]+\.' || true)
+baseline_q_moves=$(aarch64-linux-gnu-objdump -d "$objects/kernels_baseline.cpp.o" | grep -cE '\s(ldr|str|ldp|stp)\s+q[0-9]+' || true)
 baseline_adds=$(aarch64-linux-gnu-objdump -d "$objects/kernels_baseline.cpp.o" | grep -cE 'f(add|sub)\s+[ds][0-9]+,' || true)
 echo "libdetred.a: $fused functions with fused multiply-adds outside compensated dot and nrm2 (fmadd/fmsub/fnmadd/fnmsub/fmla/fmls)"
 echo "kernels_neon: $neon_adds vector fadd/fsub (.2d/.4s); kernels_baseline: $baseline_adds scalar fadd/fsub," \
-  "$baseline_simd instructions on vector registers"
+  "$baseline_simd NEON lane instructions ($baseline_q_moves 16-byte q-register loads and stores)"
 if ((fused != 0 || neon_adds == 0 || baseline_simd != 0 || baseline_adds == 0)); then
   echo "disassembly check FAILED" >&2
   exit 1
