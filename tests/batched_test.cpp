@@ -148,6 +148,41 @@ TYPED_TEST(Batched, ASegmentsBitsDoNotDependOnTheBatch) {
   }
 }
 
+// A line longer than the parallel threshold and than its share of the batch is left by the thread that meets it and
+// reduced with every thread afterwards. Long lines first, in the middle and last; with 2 threads only the two longest
+// qualify, with 7 all three; argmax checks the index is counted from each line's start.
+TYPED_TEST(Batched, LinesLongEnoughForEveryThreadEqualTheSingleArrayCall) {
+  using T = TypeParam;
+  const std::uint64_t p = (std::uint64_t{512} << 10) / sizeof(T);  // the CPU's parallel threshold, in elements
+  const std::vector<std::uint64_t> lengths = {2 * p + 1, 3, 0, 17, p + 5, 1, 0, 64, 2 * p + 3};
+  std::uint64_t extent = 0;
+  const std::vector<std::uint64_t> offsets = offsets_of(lengths, 1, extent);
+  const std::vector<T> x = generate<T>(values::ill_conditioned, extent, 21);
+  const auto seg = [&](std::uint64_t k) {
+    return std::span<const T>(x.data() + offsets[k], offsets[k + 1] - offsets[k]);
+  };
+  for (int threads : {1, 2, 3, 7}) {
+    for (mode m : {mode::tree, mode::compensated}) {
+      const std::string what = std::string(to_string(m)) + ", threads " + std::to_string(threads);
+      std::vector<T> r(lengths.size());
+      sum(std::span<const T>(x), segments{offsets}, std::span<T>(r), {.mode = m, .threads = threads});
+      expect_lines(
+          r, [&](std::uint64_t k) { return sum(seg(k), {.mode = m}); }, "sum " + what);
+    }
+    // argmax over the same data with the empty segments left out (an empty one throws, as for an empty array).
+    std::vector<std::uint64_t> filled = {offsets[0]};
+    for (std::size_t k = 0; k < lengths.size(); ++k) {
+      if (lengths[k] > 0) filled.push_back(offsets[k + 1]);
+    }
+    std::vector<std::uint64_t> at(filled.size() - 1);
+    argmax(std::span<const T>(x), segments{filled}, std::span<std::uint64_t>(at), {.threads = threads});
+    expect_lines(
+        at,
+        [&](std::uint64_t k) { return argmax(std::span<const T>(x.data() + filled[k], filled[k + 1] - filled[k])); },
+        "argmax, threads " + std::to_string(threads));
+  }
+}
+
 TYPED_TEST(Batched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   using T = TypeParam;
   for (const auto& [rows, cols] : matrix_shapes_with_wide_panels<T>()) {

@@ -9,20 +9,25 @@
 //                   order, and every vector operation is the lane's own accumulate or combine, lane by lane.
 
 /// Lines [first, last) of `set` (results[k] for line k), except those longer than `longest`, which the driver
-/// reduces with every thread.
+/// reduces with every thread; returns how many were left to it.
 template <class Op, order::leaf_shape shape = order::shape_of<typename Op::value>>
-void lines(order::operands<Op> x, const line_set& set, std::uint64_t first, std::uint64_t last, std::uint64_t longest,
-           typename Op::result* results) {
+std::uint64_t lines(order::operands<Op> x, const line_set& set, std::uint64_t first, std::uint64_t last,
+                    std::uint64_t longest, typename Op::result* results) {
   constexpr std::uint64_t L = shape.leaf_size;
+  std::uint64_t skipped = 0;
   for (std::uint64_t k = first; k < last; ++k) {
     const std::uint64_t n = set.size(k);
-    if (n > longest) continue;
+    if (n > longest) {
+      ++skipped;
+      continue;
+    }
     order::operands<Op> line = x.advanced(set.start(k));
     line.first = 0;  // argmin and argmax count from the line's first element
     const order::node_of<Op> root =
         n == 0 ? order::empty_node<Op>() : (n <= L ? leaf<Op, shape>(line, n) : subtree<Op, shape>(line, n));
     results[k] = Op::finalize(root);
   }
+  return skipped;
 }
 
 /// The index in its line of the first element of a strided line's leaf [start, start + count) that matches the

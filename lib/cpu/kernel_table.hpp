@@ -20,10 +20,10 @@ template <class Op>
 using subtree_fn = order::node_of<Op> (*)(order::operands<Op> x, std::uint64_t n);
 
 /// results[k] = Op over line k of `lines`, each line in its own canonical order, for k in [first, last); lines
-/// longer than `longest` are skipped (the driver gives them every thread).
+/// longer than `longest` are skipped (the driver gives them every thread). Returns how many were skipped.
 template <class Op>
-using lines_fn = void (*)(order::operands<Op> x, const line_set& lines, std::uint64_t first, std::uint64_t last,
-                          std::uint64_t longest, typename Op::result* results);
+using lines_fn = std::uint64_t (*)(order::operands<Op> x, const line_set& lines, std::uint64_t first,
+                                   std::uint64_t last, std::uint64_t longest, typename Op::result* results);
 
 /// results[t] = Op over the line x[t], x[t + stride], ..., x[t + (length - 1) * stride], for t in [first, last)
 /// (the columns of a row-major matrix, the rows of a column-major one). `scratch` holds strided_scratch_bytes.
