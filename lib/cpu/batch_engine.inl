@@ -21,6 +21,12 @@ std::uint64_t lines(order::operands<Op> x, const line_set& set, std::uint64_t fi
       ++skipped;
       continue;
     }
+    // A short line asks for the line's worth of bytes 1 KiB past its start (4 segments ahead for 64 floats). The
+    // hardware prefetchers follow the stream too, but each short line's few loads still waited on memory: 2^20
+    // segments of 64 floats on 1 thread took 17-19 ns a line without, 13-17 with (2 and 4 KiB ahead: in between).
+    constexpr std::uint64_t ahead_bytes = 1024;
+    const std::uint64_t bytes = n * sizeof(typename Op::input);
+    if (bytes <= ahead_bytes) prefetch(x, set.start(k) + ahead_bytes / sizeof(typename Op::input), bytes);
     order::operands<Op> line = x.advanced(set.start(k));
     line.first = 0;  // argmin and argmax count from the line's first element
     const order::node_of<Op> root =
