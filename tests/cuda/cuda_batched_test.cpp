@@ -160,6 +160,36 @@ TYPED_TEST(GpuBatched, ShortSegmentsOfEveryLengthAndAlignment) {
   }
 }
 
+// Batches of thousands of short lines: uniform lengths around half a row and a row, random lengths up to W (lines
+// starting at every alignment), and the same random lengths with a line longer than a row or than a leaf now and then
+// (long lines listed between short ones), at several alignments of the first segment.
+TYPED_TEST(GpuBatched, ThousandsOfShortSegmentsWithLongOnesAmongThem) {
+  using T = TypeParam;
+  constexpr std::uint64_t W = order::lanes<T>;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  cuda::workspace ws;
+  rng r(41);
+  std::vector<std::vector<std::uint64_t>> batches;
+  for (std::uint64_t length : {W / 4, W / 2, W - 1, W}) batches.emplace_back(1000, length);
+  std::vector<std::uint64_t> ragged(2000);
+  for (auto& length : ragged) length = r.below(W + 1);
+  batches.push_back(ragged);
+  for (std::size_t i = 0; i < ragged.size(); i += 97 + r.below(50))
+    ragged[i] = i % 2 == 0 ? W + 1 + r.below(W) : L + r.below(L);
+  batches.push_back(ragged);
+  for (values v : {values::uniform, values::with_nan, values::subnormal, values::signed_zeros, values::negative_zeros,
+                   values::with_both_infs}) {
+    for (std::size_t b = 0; b < batches.size(); ++b) {
+      const std::uint64_t gap = b % (16 / sizeof(T)) + (v == values::uniform ? 0 : 1);
+      std::uint64_t extent = 0;
+      const std::vector<std::uint64_t> offsets = offsets_of(batches[b], gap, extent);
+      const std::vector<T> x = generate<T>(v, extent, 43 + b);
+      const std::vector<T> y = generate<T>(values::uniform, extent, 47 + b);
+      expect_segment_sums(x, y, offsets, ws, name(v) + " batch " + std::to_string(b) + " gap " + std::to_string(gap));
+    }
+  }
+}
+
 TYPED_TEST(GpuBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   using T = TypeParam;
   cuda::workspace ws;
