@@ -149,8 +149,9 @@ TYPED_TEST(Batched, ASegmentsBitsDoNotDependOnTheBatch) {
 }
 
 // A line longer than the parallel threshold and than its share of the batch is left by the thread that meets it and
-// reduced with every thread afterwards. Long lines first, in the middle and last; with 2 threads only the two longest
-// qualify, with 7 all three; argmax checks the index is counted from each line's start.
+// reduced with every thread afterwards. Long lines first, in the middle and last; with 2 threads none qualifies (each
+// holds less than half the batch), with 3 the two longest, with 7 all three, in every mode (exact mode's lower
+// threshold changes none of that); argmax checks the index is counted from each line's start.
 TYPED_TEST(Batched, LinesLongEnoughForEveryThreadEqualTheSingleArrayCall) {
   using T = TypeParam;
   const std::uint64_t p = (std::uint64_t{512} << 10) / sizeof(T);  // the CPU's parallel threshold, in elements
@@ -162,7 +163,7 @@ TYPED_TEST(Batched, LinesLongEnoughForEveryThreadEqualTheSingleArrayCall) {
     return std::span<const T>(x.data() + offsets[k], offsets[k + 1] - offsets[k]);
   };
   for (int threads : {1, 2, 3, 7}) {
-    for (mode m : {mode::tree, mode::compensated}) {
+    for (mode m : {mode::tree, mode::compensated, mode::exact}) {
       const std::string what = std::string(to_string(m)) + ", threads " + std::to_string(threads);
       std::vector<T> r(lengths.size());
       sum(std::span<const T>(x), segments{offsets}, std::span<T>(r), {.mode = m, .threads = threads});

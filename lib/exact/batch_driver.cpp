@@ -63,25 +63,25 @@ void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines
   // the single-array driver, so that one long line among short ones does not keep the other threads waiting.
   std::uint64_t longest = ~std::uint64_t{0};
   if (team > 1) {
-    const std::uint64_t threshold = threshold_bytes(how);
-    longest = std::max<std::uint64_t>(threshold / element_bytes, total / static_cast<std::uint64_t>(team));
-    for (std::uint64_t k = 0; k < count; ++k) {
-      const std::uint64_t n = lines.size(k), s = lines.start(k);
-      if (n <= longest) continue;
-      results[k] = exact::round_to<T>(op == line_op::dot ? dot_state(x + s, y + s, n, how)
-                                                         : sum_state(x + s, n, op == line_op::asum, how));
-    }
+    longest = std::max<std::uint64_t>(threshold_bytes(how) / element_bytes, total / static_cast<std::uint64_t>(team));
   }
 
   // The rest in chunks of consecutive lines taken dynamically (segment lengths may be anything), one state per
-  // chunk emptied before each line.
+  // chunk emptied before each line. Each chunk counts the long lines it leaves, so that only the chunks holding one
+  // are searched for them afterwards, as in the tree-mode batch driver: no serial pass over every line's length.
   const std::uint64_t chunks = std::min<std::uint64_t>(count, static_cast<std::uint64_t>(team) * 16);
+  const auto chunk_begin = [&](std::uint64_t c) { return count * c / chunks; };
+  const std::unique_ptr<std::uint64_t[]> left(new std::uint64_t[chunks]);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
   for (std::uint64_t c = 0; c < chunks; ++c) {
     superaccumulator acc;
-    for (std::uint64_t k = count * c / chunks; k < count * (c + 1) / chunks; ++k) {
+    left[c] = 0;
+    for (std::uint64_t k = chunk_begin(c); k < chunk_begin(c + 1); ++k) {
       const std::uint64_t n = lines.size(k), s = lines.start(k);
-      if (n > longest) continue;
+      if (n > longest) {
+        ++left[c];
+        continue;
+      }
       acc = exact::empty_superaccumulator();
       if (op == line_op::dot) {
         dot(acc, x + s, y + s, n);
@@ -89,6 +89,15 @@ void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines
         sum(acc, x + s, n);
       }
       results[k] = exact::round_to<T>(acc);
+    }
+  }
+  for (std::uint64_t c = 0; c < chunks; ++c) {
+    for (std::uint64_t k = chunk_begin(c); left[c] > 0 && k < chunk_begin(c + 1); ++k) {
+      const std::uint64_t n = lines.size(k), s = lines.start(k);
+      if (n <= longest) continue;
+      results[k] = exact::round_to<T>(op == line_op::dot ? dot_state(x + s, y + s, n, how)
+                                                         : sum_state(x + s, n, op == line_op::asum, how));
+      --left[c];
     }
   }
 }
