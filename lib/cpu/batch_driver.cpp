@@ -12,6 +12,7 @@
 #include "detred/order.hpp"
 #include "isa_selection.hpp"
 #include "kernel_table.hpp"
+#include "line_chunks.hpp"
 
 namespace detred::cpu {
 namespace {
@@ -36,28 +37,15 @@ void reduce_lines(const order::operands<Op>& x, const line_set& lines, std::uint
   const int threads = thread_count(how.threads);
   const std::uint64_t total = lines.offsets != nullptr ? lines.offsets[count] - lines.offsets[0] : count * lines.length;
   const std::uint64_t longest = threads > 1 ? long_line<Op>(total, threads) : ~std::uint64_t{0};
-  // Chunks of consecutive lines, taken dynamically: segment lengths may be anything. Each chunk leaves its lines
-  // longer than `longest` (fewer than `threads` in the whole batch) and counts them, so only the chunks that hold
-  // one are searched again: a serial pass over every line's length would cost a tenth of a batch of short lines.
-  const std::uint64_t chunks = std::min<std::uint64_t>(count, static_cast<std::uint64_t>(threads) * 16);
-  const auto chunk_begin = [&](std::uint64_t c) { return count * c / chunks; };
-  const std::unique_ptr<std::uint64_t[]> left(new std::uint64_t[chunks]);
   const int team = total < tree_parallel_threshold_bytes / sizeof(typename Op::input) ? 1 : threads;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
-  for (std::uint64_t c = 0; c < chunks; ++c) {
-    left[c] = kernel(x, lines, chunk_begin(c), chunk_begin(c + 1), longest, results);
-  }
-  for (std::uint64_t c = 0; c < chunks; ++c) {
-    for (std::uint64_t k = chunk_begin(c); left[c] > 0 && k < chunk_begin(c + 1); ++k) {
-      const std::uint64_t n = lines.size(k);
-      if (n > longest) {
+  reduce_in_chunks(
+      lines, count, static_cast<std::uint64_t>(threads) * 16, team, longest,
+      [&](std::uint64_t begin, std::uint64_t end) { return kernel(x, lines, begin, end, longest, results); },
+      [&](std::uint64_t k, std::uint64_t n) {
         order::operands<Op> line = x.advanced(lines.start(k));
         line.first = 0;
         results[k] = reduce<Op>(line, n, how);
-        --left[c];
-      }
-    }
-  }
+      });
 }
 
 template <class Op>

@@ -10,6 +10,7 @@
 #include <omp.h>
 
 #include "cpu/isa_selection.hpp"
+#include "cpu/line_chunks.hpp"
 #include "exact_backend.hpp"
 #include "exact_batches.hpp"
 #include "exact_kernels.hpp"
@@ -66,40 +67,33 @@ void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines
     longest = std::max<std::uint64_t>(threshold_bytes(how) / element_bytes, total / static_cast<std::uint64_t>(team));
   }
 
-  // The rest in chunks of consecutive lines taken dynamically (segment lengths may be anything), one state per
-  // chunk emptied before each line. Each chunk counts the long lines it leaves, so that only the chunks holding one
-  // are searched for them afterwards, as in the tree-mode batch driver: no serial pass over every line's length.
-  const std::uint64_t chunks = std::min<std::uint64_t>(count, static_cast<std::uint64_t>(team) * 16);
-  const auto chunk_begin = [&](std::uint64_t c) { return count * c / chunks; };
-  const std::unique_ptr<std::uint64_t[]> left(new std::uint64_t[chunks]);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
-  for (std::uint64_t c = 0; c < chunks; ++c) {
-    superaccumulator acc;
-    left[c] = 0;
-    for (std::uint64_t k = chunk_begin(c); k < chunk_begin(c + 1); ++k) {
-      const std::uint64_t n = lines.size(k), s = lines.start(k);
-      if (n > longest) {
-        ++left[c];
-        continue;
-      }
-      acc = exact::empty_superaccumulator();
-      if (op == line_op::dot) {
-        dot(acc, x + s, y + s, n);
-      } else {
-        sum(acc, x + s, n);
-      }
-      results[k] = exact::round_to<T>(acc);
-    }
-  }
-  for (std::uint64_t c = 0; c < chunks; ++c) {
-    for (std::uint64_t k = chunk_begin(c); left[c] > 0 && k < chunk_begin(c + 1); ++k) {
-      const std::uint64_t n = lines.size(k), s = lines.start(k);
-      if (n <= longest) continue;
-      results[k] = exact::round_to<T>(op == line_op::dot ? dot_state(x + s, y + s, n, how)
-                                                         : sum_state(x + s, n, op == line_op::asum, how));
-      --left[c];
-    }
-  }
+  // Each chunk reuses one state, emptied before each line.
+  cpu::reduce_in_chunks(
+      lines, count, static_cast<std::uint64_t>(team) * 16, team, longest,
+      [&](std::uint64_t begin, std::uint64_t end) {
+        superaccumulator acc;
+        std::uint64_t left = 0;
+        for (std::uint64_t k = begin; k < end; ++k) {
+          const std::uint64_t n = lines.size(k), s = lines.start(k);
+          if (n > longest) {
+            ++left;
+            continue;
+          }
+          acc = exact::empty_superaccumulator();
+          if (op == line_op::dot) {
+            dot(acc, x + s, y + s, n);
+          } else {
+            sum(acc, x + s, n);
+          }
+          results[k] = exact::round_to<T>(acc);
+        }
+        return left;
+      },
+      [&](std::uint64_t k, std::uint64_t n) {
+        const std::uint64_t s = lines.start(k);
+        results[k] = exact::round_to<T>(op == line_op::dot ? dot_state(x + s, y + s, n, how)
+                                                           : sum_state(x + s, n, op == line_op::asum, how));
+      });
 }
 
 template <class T>
