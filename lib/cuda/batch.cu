@@ -4,7 +4,9 @@
 // Contiguous lines, in up to four launches:
 //   lines_pass   a group of G threads per line (G = 8 for a sum of floats: four lines per warp). A line of at most
 //                one leaf is computed whole and finalized. A longer one is listed, with a range of work items (runs
-//                of item_leaves leaves) reserved for it.
+//                of item_leaves leaves) reserved for it. For the tree-mode sums (half_row_lines), each warp takes tiles
+//                of 32 lines, their offsets read in one load; a tile of lines of at most half a row is reduced two
+//                lines a step (a half warp each), eight steps' loads in flight; other tiles go to the groups.
 //   list_items   which listed line each item belongs to.
 //   items_pass   one warp per item: the root of its run of leaves (an aligned, perfect subtree of the line's leaf
 //                tree, the last one ragged); a line of one item is finalized here.
@@ -237,40 +239,169 @@ __device__ order::node_of<Op> run_root(const order::operands<Op>& line, std::uin
   return warp_fold<Op>(mine, leaves, lane);
 }
 
+/// What a group of G threads does with line k (start, n): a line of at most one leaf is reduced and finalized, a
+/// longer one listed, with a range of work items reserved for it.
+template <class Op>
+__device__ __forceinline__ void group_line(const order::operands<Op>& x, std::uint64_t k, std::uint64_t start,
+                                           std::uint64_t n, unsigned t, unsigned mask,
+                                           typename Op::result* __restrict__ results, work_counts* __restrict__ work,
+                                           long_line* __restrict__ long_lines) {
+  using V = typename Op::value;
+  constexpr unsigned G = group_threads<Op>;
+  if (n <= order::leaf_size<V>) {
+    const order::node_of<Op> root =
+        n == 0 ? empty<Op>()
+               : group_leaf_node<Op, G>(line_operands<Op>(x, start), static_cast<std::uint32_t>(n), t, mask);
+    if (t == 0) results[k] = Op::finalize(root);
+  } else if (t == 0) {
+    const std::uint64_t leaves = order::leaf_count<V>(n);
+    const std::uint64_t items = (leaves + item_leaves - 1) / item_leaves;
+    const std::uint64_t slot = atomicAdd(&work->lines, 1ull);
+    long_lines[slot] = {k, atomicAdd(&work->items, static_cast<unsigned long long>(items)), items};
+  }
+}
+
+/// Threads per line in a tile of half-row lines: 16 bytes of elements each, so a warp's load reads two lines.
+constexpr unsigned half_row_threads = warp_size / 2;
+
+/// True for operators whose tiles of lines of at most half a row take the half-row path: a neutral identity (so the
+/// lane tree over the first W / 2 lanes is the whole tree: its top level only joins identity lanes) and lane states
+/// that are the lane values themselves (the tree-mode sum, asum and dot).
+template <class Op>
+inline constexpr bool half_row_lines =
+    order::neutral_identity<Op> && !order::locates_element<Op> &&
+    std::is_same_v<typename Op::state, typename Op::value> && std::is_same_v<typename Op::input, typename Op::value>;
+
+/// Steps of two lines whose loads are in flight together in the half-row path: 16 bytes a thread and operand each.
+template <class Op>
+inline constexpr unsigned half_row_steps = Op::arity == 1 ? 8 : 4;
+
+/// A tile of 32 lines of at most W / 2 elements each (an operator of half_row_lines): lane i holds line i's start
+/// and size. Two lines a step, a half warp each (thread t holds lanes [t k, t k + k), one 16-byte load per operand
+/// when the line is aligned), half_row_steps steps loaded before any is reduced. Lane i ends with line i's result.
+template <class Op>
+__device__ __forceinline__ typename Op::result half_row_tile(const order::operands<Op>& x, std::uint64_t start,
+                                                             std::uint64_t n, unsigned lane) {
+  using V = typename Op::value;
+  using S = typename Op::state;
+  constexpr unsigned k = lanes_per_thread<V>;
+  constexpr unsigned U = half_row_steps<Op>;
+  constexpr unsigned steps = warp_size / 2;
+  const unsigned half = lane / half_row_threads;
+  const unsigned first_lane = lane % half_row_threads * k;
+  S mine = Op::template identity<V>();
+#pragma unroll 1
+  for (unsigned s0 = 0; s0 < steps; s0 += U) {
+    row_elements<Op, k> rows[U];
+    std::uint32_t sizes[U];
+#pragma unroll
+    for (unsigned u = 0; u < U; ++u) {
+      const unsigned i = 2 * (s0 + u) + half;
+      const std::uint64_t line_start = __shfl_sync(full_mask, start, i);
+      sizes[u] = static_cast<std::uint32_t>(__shfl_sync(full_mask, n, i));
+      const order::operands<Op> line = x.advanced(line_start);
+      if (first_lane + k <= sizes[u] && rows_aligned<Op>(line)) {
+        load_rows<Op, true, k>(rows[u], line, first_lane);
+      } else {
+#pragma unroll
+        for (unsigned a = 0; a < Op::arity; ++a) {
+#pragma unroll
+          for (unsigned q = 0; q < k; ++q) {
+            rows[u].v[a][q] = first_lane + q < sizes[u] ? load_element<Op>(line, a, first_lane + q)
+                                                        : order::raw_t<typename Op::input>{};
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (unsigned u = 0; u < U; ++u) {
+      S acc[k];
+#pragma unroll
+      for (unsigned q = 0; q < k; ++q) {
+        acc[q] = Op::template identity<V>();
+        if (first_lane + q < sizes[u]) {
+          if constexpr (Op::arity == 1) {
+            acc[q] = Op::accumulate(acc[q], rows[u].v[0][q]);
+          } else {
+            acc[q] = Op::accumulate(acc[q], rows[u].v[0][q], rows[u].v[1][q]);
+          }
+        }
+      }
+      const S root = warp_lane_tree<Op, k, half_row_threads>(acc, lane);
+      // Lines 2 (s0 + u) and 2 (s0 + u) + 1 sit in lanes 0 and 16; each goes to the lane of its index.
+      const S got = broadcast(root, lane % 2 * half_row_threads);
+      if (lane / 2 == s0 + u) mine = got;
+    }
+  }
+  return n == 0 ? Op::finalize(empty<Op>()) : Op::finalize(order::to_node<Op>(mine, 0));
+}
+
+/// Lines k, k + stride, ... below `end`, a group of G threads (t of G, lanes `mask`) each: the group reads the next
+/// line's place while it reduces the current one (a short line is otherwise two dependent memory round trips).
+template <class Op>
+__device__ __forceinline__ void group_lines(const order::operands<Op>& x, const line_view& lines, std::uint64_t k,
+                                            std::uint64_t end, std::uint64_t stride, unsigned t, unsigned mask,
+                                            typename Op::result* __restrict__ results, work_counts* __restrict__ work,
+                                            long_line* __restrict__ long_lines) {
+  std::uint64_t start = 0;
+  std::uint64_t n = 0;
+  if (k < end) lines.place(k, start, n);
+  for (; k < end; k += stride) {
+    std::uint64_t next_start = 0;
+    std::uint64_t next_n = 0;
+    if (k + stride < end) lines.place(k + stride, next_start, next_n);
+    group_line<Op>(x, k, start, n, t, mask, results, work, long_lines);
+    start = next_start;
+    n = next_n;
+  }
+}
+
+/// Lines a warp takes at a time in the tiled pass: lane i reads the place of line i (one coalesced load).
+constexpr unsigned tile_lines = warp_size;
+
+/// Lines a block of lines_pass takes at a time: a tile per warp (half_row_lines operators), else a line per group.
+template <class Op>
+inline constexpr std::uint64_t lines_per_block =
+    half_row_lines<Op> ? std::uint64_t{tile_lines} * batch_warps : batch_block / group_threads<Op>;
+
+/// Operators of half_row_lines: each warp takes tiles of 32 consecutive lines. A tile of lines of at most W / 2
+/// elements takes the half-row path; any other tile goes to the warp's groups, every groups_per_warp-th line of it
+/// to each. Other operators: the groups take every line in turn across the grid, as the tiles' cost (registers
+/// for a tile's places, 48 -> 55-57 a thread, one block less per SM) would buy them nothing.
 template <class Op>
 __global__ void __launch_bounds__(batch_block)
     lines_pass(order::operands<Op> x, line_view lines, std::uint64_t count, typename Op::result* __restrict__ results,
                work_counts* __restrict__ work, long_line* __restrict__ long_lines) {
   using V = typename Op::value;
   constexpr unsigned G = group_threads<Op>;
-  constexpr std::uint64_t groups_per_block = batch_block / G;
-  const unsigned t = threadIdx.x % G;
-  const unsigned mask = G == warp_size ? full_mask : ((1u << G) - 1) << (threadIdx.x % warp_size / G * G);
-  const std::uint64_t groups = std::uint64_t{gridDim.x} * groups_per_block;
-  // Each group reads the next line's place before it reduces the current one, so that the offset loads of the
-  // next line overlap this line's work (a short line is otherwise two dependent memory round trips).
-  std::uint64_t k = std::uint64_t{blockIdx.x} * groups_per_block + threadIdx.x / G;
-  std::uint64_t start = 0;
-  std::uint64_t n = 0;
-  if (k < count) lines.place(k, start, n);
-  for (; k < count; k += groups) {
-    const std::uint64_t next = k + groups;
-    std::uint64_t next_start = 0;
-    std::uint64_t next_n = 0;
-    if (next < count) lines.place(next, next_start, next_n);
-    if (n <= order::leaf_size<V>) {
-      const order::node_of<Op> root =
-          n == 0 ? empty<Op>()
-                 : group_leaf_node<Op, G>(line_operands<Op>(x, start), static_cast<std::uint32_t>(n), t, mask);
-      if (t == 0) results[k] = Op::finalize(root);
-    } else if (t == 0) {
-      const std::uint64_t leaves = order::leaf_count<V>(n);
-      const std::uint64_t items = (leaves + item_leaves - 1) / item_leaves;
-      const std::uint64_t slot = atomicAdd(&work->lines, 1ull);
-      long_lines[slot] = {k, atomicAdd(&work->items, static_cast<unsigned long long>(items)), items};
+  constexpr unsigned groups_per_warp = warp_size / G;
+  const unsigned lane = threadIdx.x % warp_size;
+  const unsigned t = lane % G;
+  const unsigned mask = G == warp_size ? full_mask : ((1u << G) - 1) << (lane / G * G);
+  if constexpr (!half_row_lines<Op>) {
+    constexpr std::uint64_t groups_per_block = batch_block / G;
+    group_lines<Op>(x, lines, std::uint64_t{blockIdx.x} * groups_per_block + threadIdx.x / G, count,
+                    std::uint64_t{gridDim.x} * groups_per_block, t, mask, results, work, long_lines);
+  } else {
+    const std::uint64_t tiles = (count + tile_lines - 1) / tile_lines;
+    const std::uint64_t warps = std::uint64_t{gridDim.x} * batch_warps;
+    for (std::uint64_t tile = std::uint64_t{blockIdx.x} * batch_warps + threadIdx.x / warp_size; tile < tiles;
+         tile += warps) {
+      const std::uint64_t base = tile * tile_lines;
+      std::uint64_t start = 0;
+      std::uint64_t n = 0;
+      if (base + lane < count) lines.place(base + lane, start, n);
+      // The next tile's offsets on their way to L1 while this one is reduced (a hint: it holds no registers).
+      const std::uint64_t ahead = base + warps * tile_lines + lane;
+      if (lines.offsets != nullptr && ahead <= count) asm volatile("prefetch.global.L1 [%0];" ::"l"(lines.offsets + ahead));
+      if (__all_sync(full_mask, n <= order::lanes<V> / 2)) {
+        const typename Op::result r = half_row_tile<Op>(x, start, n, lane);
+        if (base + lane < count) results[base + lane] = r;
+      } else {
+        const std::uint64_t end = base + tile_lines < count ? base + tile_lines : count;
+        group_lines<Op>(x, lines, base + lane / G, end, groups_per_warp, t, mask, results, work, long_lines);
+      }
     }
-    start = next_start;
-    n = next_n;
   }
 }
 
@@ -523,8 +654,8 @@ void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const 
     const std::uint64_t grid = resident_blocks(kernel, batch_block);
     return static_cast<unsigned>(needed < grid ? needed : grid);
   };
-  constexpr std::uint64_t lines_per_block = batch_block / group_threads<Op>;
-  lines_pass<Op><<<blocks(lines_pass<Op>, (count + lines_per_block - 1) / lines_per_block), batch_block, 0, stream>>>(
+  lines_pass<Op><<<blocks(lines_pass<Op>, (count + lines_per_block<Op> - 1) / lines_per_block<Op>), batch_block, 0,
+                   stream>>>(
       x, view, count, results, work, long_lines);
   check(cudaGetLastError(), "batch lines pass launch");
   // Without a long line the passes below find nothing to do: their grids come from the bounds, not from a count

@@ -60,14 +60,17 @@ __device__ __forceinline__ void accumulate_row(typename Op::state (&acc)[k], con
 /// lane index then lives in thread bit d. The other thread levels shuffle down one state; the slot levels, last in
 /// the tree, pair threads d apart again. k + 4 shuffles and joins per thread instead of 5 k and 6 k - 1 (double:
 /// 6 instead of 10 and 11; float: 8 instead of 20 and 23).
-template <class Op, unsigned k>
+/// Threads < 32: the same tree over the Threads * k lanes of each aligned group of Threads threads (the shuffles
+/// stay within a group wherever their result is used), root in the group's first thread.
+template <class Op, unsigned k, unsigned Threads = warp_size>
 __device__ __forceinline__ typename Op::state warp_lane_tree(typename Op::state (&held)[k], unsigned lane) {
   constexpr unsigned slot_bits = order::exact_log2(k);
-  static_assert((1u << slot_bits) == k && k <= warp_size, "k is a power of two");
+  static_assert((1u << slot_bits) == k && k <= Threads, "k is a power of two");
+  static_assert((Threads & (Threads - 1)) == 0 && Threads <= warp_size, "groups are aligned powers of two");
   // Scatter levels: thread bit d pairs lanes j and j + h; the 2 half states still held split by their top slot bit.
 #pragma unroll
   for (unsigned level = 0; level < slot_bits; ++level) {
-    const unsigned d = warp_size / 2 >> level;
+    const unsigned d = Threads / 2 >> level;
     const unsigned half = k >> (level + 1);
     const bool upper = (lane & d) != 0;
 #pragma unroll
@@ -80,13 +83,13 @@ __device__ __forceinline__ typename Op::state warp_lane_tree(typename Op::state 
   }
   // The remaining thread bits, one state a thread; results stay in threads whose lower bits are 0.
 #pragma unroll
-  for (unsigned d = warp_size / 2 >> slot_bits; d >= 1; d /= 2) {
+  for (unsigned d = Threads / 2 >> slot_bits; d >= 1; d /= 2) {
     held[0] = Op::combine(held[0], shuffle_down(held[0], d));
   }
-  // The slot bits, moved to thread bits 16, 8, ... by the scatter levels in the tree's order.
+  // The slot bits, moved to thread bits Threads / 2, Threads / 4, ... by the scatter levels in the tree's order.
 #pragma unroll
   for (unsigned level = 0; level < slot_bits; ++level) {
-    const unsigned d = warp_size / 2 >> level;
+    const unsigned d = Threads / 2 >> level;
     held[0] = Op::combine(held[0], shuffle_down(held[0], d));
   }
   return held[0];
