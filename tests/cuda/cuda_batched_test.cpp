@@ -190,6 +190,37 @@ TYPED_TEST(GpuBatched, ThousandsOfShortSegmentsWithLongOnesAmongThem) {
   }
 }
 
+// Many lines longer than a leaf among short ones, and a few of more than 32 items (their item roots folded in
+// several runs), through both ways of the long lines: the batch alone has lines of several leaves on average (the
+// item map, then a fold pass); with 1500 more short lines the average is below a leaf (the list of long lines
+// searched 32 entries a round, so its 180 lines take several rounds, and each line folded by the warp that stores
+// its last root). In several value classes.
+TYPED_TEST(GpuBatched, ManyLongSegmentsAndSomeOfManyItems) {
+  using T = TypeParam;
+  constexpr std::uint64_t W = order::lanes<T>;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  cuda::workspace ws;
+  rng r(53);
+  std::vector<std::uint64_t> long_mostly;
+  for (int i = 0; i < 300; ++i) {
+    long_mostly.push_back(r.below(10) < 4 ? r.below(W) : L + 1 + r.below(8 * L));
+    if (i % 97 == 50) long_mostly.push_back((130 + r.below(20)) * L + r.below(L));
+  }
+  std::vector<std::uint64_t> short_mostly = long_mostly;
+  for (int i = 0; i < 1500; ++i)
+    short_mostly.insert(short_mostly.begin() + r.below(short_mostly.size() + 1), r.below(W));
+  for (const auto& lengths : {long_mostly, short_mostly}) {
+    for (values v : {values::uniform, values::ill_conditioned, values::with_nan, values::signed_zeros}) {
+      std::uint64_t extent = 0;
+      const std::vector<std::uint64_t> offsets = offsets_of(lengths, 1, extent);
+      const std::vector<T> x = generate<T>(v, extent, 59);
+      const std::vector<T> y = generate<T>(values::uniform, extent, 61);
+      expect_segment_sums(x, y, offsets, ws,
+                          name(v) + (lengths.size() > long_mostly.size() ? " short mostly" : " long mostly"));
+    }
+  }
+}
+
 TYPED_TEST(GpuBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   using T = TypeParam;
   cuda::workspace ws;
