@@ -24,11 +24,12 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
 # The verify tool needs MPFR, which GPU hosts may lack; the GPU tests and the benchmark do not need it.
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDETRED_CUDA_ARCHITECTURES=90 -DDETRED_BUILD_VERIFY=OFF \
   >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build "$build" -j"$jobs" --target cuda_test detred-cuda-bench >"$out/build.log" 2>&1 ||
+cmake --build "$build" -j"$jobs" --target cuda_test detred-cuda-bench detred-cuda-batch-bench >"$out/build.log" 2>&1 ||
   { grep -E "error|FAILED" "$out/build.log" | head -30; exit 1; }
 
 test_bin=$(find "$build" -name cuda_test -type f | head -1)
 bench_bin=$(find "$build" -name detred-cuda-bench -type f | head -1)
+batch_bench_bin=$(find "$build" -name detred-cuda-batch-bench -type f | head -1)
 
 echo "== GPU tests"
 "$test_bin" >"$out/test.log" 2>&1
@@ -41,6 +42,9 @@ grep -E "^\[ +(compared|PASSED|FAILED|SKIPPED|large|workspace|message) " "$out/t
 # The sanitizers slow kernels down many times: a subset that still covers every kernel, load path and pass.
 # CudaErrorsCarryTheCudaText provokes a failing cudaMalloc on purpose, which the sanitizer would count.
 subset='Api.*:TypedGpu/*.EveryLeafCountUpTo70:TypedGpu/*.MisalignedDevicePointers:TypedGpu/*.SeveralFoldingPasses'
+# The batch kernels: tiles of short lines at every alignment, long lines through both ways of folding them.
+subset="$subset:GpuBatched/0.ShortSegmentsOfEveryLengthAndAlignment:GpuBatched/*.ManyLongSegmentsAndSomeOfManyItems"
+subset="$subset:GpuBatched/1.ThousandsOfShortSegmentsWithLongOnesAmongThem"
 subset="$subset-Api.CudaErrorsCarryTheCudaText"
 for tool in memcheck racecheck; do
   echo "== compute-sanitizer --tool $tool"
@@ -51,3 +55,6 @@ done
 
 echo "== benchmark: $bench_bin --json $out/bench.json ${BENCH_ARGS:-}"
 "$bench_bin" --json "$out/bench.json" ${BENCH_ARGS:-} 2>&1 | tee "$out/bench.txt"
+
+echo "== batch benchmark: $batch_bench_bin --rounds 20"
+"$batch_bench_bin" --rounds 20 2>&1 | tee "$out/batch-bench.txt"
