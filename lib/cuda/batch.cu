@@ -736,19 +736,21 @@ void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const 
   // grids below come from the bounds, not from a count read back (which would wait for the device): without a long
   // line they find nothing to do, and each launch that returns costs about 3 us (H200).
   if (lines.offsets == nullptr && lines.length <= order::leaf_size<V>) return;
-  const unsigned item_blocks = blocks(items_pass<Op, true>, (item_cap<Op>(extent) + batch_warps - 1) / batch_warps);
+  const std::uint64_t item_blocks = (item_cap<Op>(extent) + batch_warps - 1) / batch_warps;
   // Lines of at most a leaf on average: few long lines if any, so one launch (items found by a search, each line
   // folded by the warp that stores its last root). Longer lines on average: three launches, which keep the search
   // and the count per item out of the items' way and spread the folds of lines of many items over warps
   // (H200, 2^4 x 2^24 floats: 0.74x CUB Sum with the one launch, 0.83-0.85 with three; 2^20 x 64: 0.86 against 0.81).
   if (extent <= count * order::leaf_size<V>) {
-    items_pass<Op, true><<<item_blocks, batch_block, 0, stream>>>(x, view, work, long_lines, nullptr, nodes, results);
+    items_pass<Op, true><<<blocks(items_pass<Op, true>, item_blocks), batch_block, 0, stream>>>(
+        x, view, work, long_lines, nullptr, nodes, results);
     check(cudaGetLastError(), "batch items pass launch");
     return;
   }
   list_items<<<blocks(list_items, long_cap), batch_block, 0, stream>>>(work, long_lines, item_line);
   check(cudaGetLastError(), "batch item listing launch");
-  items_pass<Op, false><<<item_blocks, batch_block, 0, stream>>>(x, view, work, long_lines, item_line, nodes, results);
+  items_pass<Op, false><<<blocks(items_pass<Op, false>, item_blocks), batch_block, 0, stream>>>(
+      x, view, work, long_lines, item_line, nodes, results);
   check(cudaGetLastError(), "batch items pass launch");
   fold_items<Op><<<blocks(fold_items<Op>, (long_cap + batch_warps - 1) / batch_warps), batch_block, 0, stream>>>(
       view, work, long_lines, nodes, results);
