@@ -84,6 +84,16 @@ void expect_segment_sums(const std::vector<T>& x, const std::vector<T>& y, const
   }
 }
 
+/// expect_segment_sums on segments of `lengths`, the first starting `gap` elements in: x of value class v (seed
+/// x_seed), y uniform (seed y_seed).
+template <class T>
+void expect_sums_of_lengths(const std::vector<std::uint64_t>& lengths, std::uint64_t gap, values v,
+                            std::uint64_t x_seed, std::uint64_t y_seed, cuda::workspace& ws, const std::string& what) {
+  std::uint64_t extent = 0;
+  const std::vector<std::uint64_t> offsets = offsets_of(lengths, gap, extent);
+  expect_segment_sums(generate<T>(v, extent, x_seed), generate<T>(values::uniform, extent, y_seed), offsets, ws, what);
+}
+
 TYPED_TEST(GpuBatched, EverySegmentEqualsTheSingleArrayCall) {
   using T = TypeParam;
   cuda::workspace ws;
@@ -181,11 +191,8 @@ TYPED_TEST(GpuBatched, ThousandsOfShortSegmentsWithLongOnesAmongThem) {
                    values::with_both_infs}) {
     for (std::size_t b = 0; b < batches.size(); ++b) {
       const std::uint64_t gap = b % (16 / sizeof(T)) + (v == values::uniform ? 0 : 1);
-      std::uint64_t extent = 0;
-      const std::vector<std::uint64_t> offsets = offsets_of(batches[b], gap, extent);
-      const std::vector<T> x = generate<T>(v, extent, 43 + b);
-      const std::vector<T> y = generate<T>(values::uniform, extent, 47 + b);
-      expect_segment_sums(x, y, offsets, ws, name(v) + " batch " + std::to_string(b) + " gap " + std::to_string(gap));
+      expect_sums_of_lengths<T>(batches[b], gap, v, 43 + b, 47 + b, ws,
+                                name(v) + " batch " + std::to_string(b) + " gap " + std::to_string(gap));
     }
   }
 }
@@ -211,12 +218,8 @@ TYPED_TEST(GpuBatched, ManyLongSegmentsAndSomeOfManyItems) {
     short_mostly.insert(short_mostly.begin() + r.below(short_mostly.size() + 1), r.below(W));
   for (const auto& lengths : {long_mostly, short_mostly}) {
     for (values v : {values::uniform, values::ill_conditioned, values::with_nan, values::signed_zeros}) {
-      std::uint64_t extent = 0;
-      const std::vector<std::uint64_t> offsets = offsets_of(lengths, 1, extent);
-      const std::vector<T> x = generate<T>(v, extent, 59);
-      const std::vector<T> y = generate<T>(values::uniform, extent, 61);
-      expect_segment_sums(x, y, offsets, ws,
-                          name(v) + (lengths.size() > long_mostly.size() ? " short mostly" : " long mostly"));
+      expect_sums_of_lengths<T>(lengths, 1, v, 59, 61, ws,
+                                name(v) + (lengths.size() > long_mostly.size() ? " short mostly" : " long mostly"));
     }
   }
 }
