@@ -11,7 +11,8 @@
 //                tree, the last one ragged); a line of one item is finalized here. A line of several items is
 //                folded (runs of 32 item roots across the warp, then the left-perfect tree over the runs, then
 //                finalize) by the warp that stores its last root, when the lines are at most a leaf on average;
-//                otherwise list_items first maps items to lines, and fold_items folds the lines afterwards.
+//                otherwise list_items first maps items to lines, and fold_items folds the lines afterwards (a warp
+//                per line, or a block per line when the lines average 32 items or more).
 // The list's order depends on which group got there first; that decides only where a line's items are stored.
 //
 // Strided lines (the columns of a row-major matrix): a block takes one leaf of 32 adjacent lines, one line per
@@ -696,6 +697,55 @@ std::uint64_t item_cap(std::uint64_t extent) {
 
 /// Bytes of scratch enqueue_lines takes for operands of `extent` elements: the counts, the long-line list, the item
 /// map and the item roots, for at most as many long lines and items as such operands can hold.
+/// Threads of fold_items_by_block: a warp per run of 32 item roots, as many runs as a warp then folds.
+constexpr unsigned fold_block = warp_size * warp_size;
+
+/// One block per listed line of several items, after items_pass<Op, false>, for batches whose lines have many items
+/// each (a few long lines): the block's warps fold 32 runs of 32 roots side by side, and warp 0 folds the runs' roots
+/// (aligned perfect subtrees of 32 * item_leaves leaves, the last one ragged) into a group root, which joins the
+/// line's left-perfect tree as a subtree of up to 1024 * item_leaves leaves. One warp per line (fold_items) folds
+/// such a line's runs one after another, a chain of 32 loads and folds per 1024 items.
+template <class Op>
+__global__ void __launch_bounds__(fold_block)
+    fold_items_by_block(line_view lines, const work_counts* __restrict__ work, const long_line* __restrict__ long_lines,
+                        const order::node_of<Op>* __restrict__ nodes, typename Op::result* __restrict__ results) {
+  using V = typename Op::value;
+  using N = order::node_of<Op>;
+  constexpr unsigned runs_per_group = fold_block / warp_size;
+  constexpr std::uint64_t group_items = std::uint64_t{runs_per_group} * warp_size;
+  __shared__ N run_roots[runs_per_group];
+  const unsigned lane = threadIdx.x % warp_size;
+  const unsigned warp = threadIdx.x / warp_size;
+  const std::uint64_t listed = work->lines_and_items >> item_bits;
+  for (std::uint64_t e = blockIdx.x; e < listed; e += gridDim.x) {
+    const long_line l = long_lines[e];
+    if (l.items <= 1) continue;  // the same for the whole block: finalized by items_pass
+    const std::uint64_t leaves = order::leaf_count<V>(lines.size(l.line));
+    order::subtree_stack<Op> tree;  // lane 0 of warp 0's
+    for (std::uint64_t g = 0; g < l.items; g += group_items) {
+      const std::uint64_t c = g + std::uint64_t{warp} * warp_size;  // this warp's run: items [c, c + 32)
+      if (c < l.items) {
+        const auto in_run = static_cast<unsigned>(l.items - c < warp_size ? l.items - c : warp_size);
+        const N run = warp_fold<Op>(lane < in_run ? nodes[l.first_item + c + lane] : empty<Op>(), in_run, lane);
+        if (lane == 0) run_roots[warp] = run;
+      }
+      __syncthreads();
+      if (warp == 0) {
+        const std::uint64_t left = l.items - g;
+        const std::uint64_t runs = (left + warp_size - 1) / warp_size;
+        const auto used = static_cast<unsigned>(runs < runs_per_group ? runs : runs_per_group);
+        const N group = warp_fold<Op>(lane < used ? run_roots[lane] : empty<Op>(), used, lane);
+        const std::uint64_t first_leaf = g * item_leaves;
+        const std::uint64_t group_leaves =
+            leaves - first_leaf < group_items * item_leaves ? leaves - first_leaf : group_items * item_leaves;
+        if (lane == 0) tree.push(group, group_leaves);
+      }
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) results[l.line] = Op::finalize(tree.root());
+  }
+}
+
 template <class Op>
 std::uint64_t lines_scratch_bytes(std::uint64_t extent) {
   return aligned(sizeof(work_counts)) + aligned(long_line_cap<Op>(extent) * sizeof(long_line)) +
@@ -752,8 +802,16 @@ void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const 
   items_pass<Op, false><<<blocks(items_pass<Op, false>, item_blocks), batch_block, 0, stream>>>(
       x, view, work, long_lines, item_line, nodes, results);
   check(cudaGetLastError(), "batch items pass launch");
-  fold_items<Op><<<blocks(fold_items<Op>, (long_cap + batch_warps - 1) / batch_warps), batch_block, 0, stream>>>(
-      view, work, long_lines, nodes, results);
+  // Lines of 32 items or more on average: a block per line folds 32 runs of item roots at once (H200, 2^4 x 2^24
+  // floats, 1024 items a line: 0.861-0.875x CUB Sum, against 0.835-0.839 with a warp per line).
+  if (extent / count >= std::uint64_t{warp_size} * item_leaves * order::leaf_size<V>) {
+    const std::uint64_t grid = resident_blocks(fold_items_by_block<Op>, fold_block);
+    fold_items_by_block<Op><<<static_cast<unsigned>(long_cap < grid ? long_cap : grid), fold_block, 0, stream>>>(
+        view, work, long_lines, nodes, results);
+  } else {
+    fold_items<Op><<<blocks(fold_items<Op>, (long_cap + batch_warps - 1) / batch_warps), batch_block, 0, stream>>>(
+        view, work, long_lines, nodes, results);
+  }
   check(cudaGetLastError(), "batch fold launch");
 }
 

@@ -224,6 +224,20 @@ TYPED_TEST(GpuBatched, ManyLongSegmentsAndSomeOfManyItems) {
   }
 }
 
+// A few lines of many items each (32 or more on average, so that a block folds each line's item roots): a line of
+// more than 32 groups of 32 items (its last group ragged, its last leaf too), one of two whole runs, one of a run and
+// one item more, a line of one item, an empty line and a short one.
+TYPED_TEST(GpuBatched, FewLinesOfThousandsOfItems) {
+  using T = TypeParam;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  constexpr std::uint64_t item = 4 * L;  // leaves per work item (item_leaves, lib/cuda/batch.cu)
+  cuda::workspace ws;
+  const std::vector<std::uint64_t> lengths{1025 * item + L / 2 + 3, 0, 64 * item, 33 * item + 1, 3 * L, 7};
+  for (values v : {values::uniform, values::ill_conditioned, values::with_nan}) {
+    expect_sums_of_lengths<T>(lengths, 1, v, 67, 71, ws, name(v) + " thousands of items");
+  }
+}
+
 TYPED_TEST(GpuBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   using T = TypeParam;
   cuda::workspace ws;
