@@ -45,6 +45,8 @@ subset='Api.*:TypedGpu/*.EveryLeafCountUpTo70:TypedGpu/*.MisalignedDevicePointer
 # The batch kernels: tiles of short lines at every alignment, long lines through both ways of folding them.
 subset="$subset:GpuBatched/0.ShortSegmentsOfEveryLengthAndAlignment:GpuBatched/*.ManyLongSegmentsAndSomeOfManyItems"
 subset="$subset:GpuBatched/1.ThousandsOfShortSegmentsWithLongOnesAmongThem"
+# The fold of lines of many items by a block per line.
+subset="$subset:GpuBatched/0.FewLinesOfThousandsOfItems"
 subset="$subset-Api.CudaErrorsCarryTheCudaText"
 for tool in memcheck racecheck; do
   echo "== compute-sanitizer --tool $tool"
