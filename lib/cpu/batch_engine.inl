@@ -21,17 +21,25 @@ std::uint64_t lines(order::operands<Op> x, const line_set& set, std::uint64_t fi
       ++skipped;
       continue;
     }
-    // A short line asks for the line's worth of bytes 1 KiB past its start (4 segments ahead for 64 floats). The
+    // A short line asks for the line's worth of bytes 4 KiB past its start (16 segments ahead for 64 floats). The
     // hardware prefetchers follow the stream too, but each short line's few loads still waited on memory: 2^20
-    // segments of 64 floats on 1 thread took 17-19 ns a line without, 13-17 with (2 and 4 KiB ahead: in between).
-    constexpr std::uint64_t ahead_bytes = 1024;
+    // segments of 64 floats on 1 thread took 17-19 ns a line without, 13-17 with 1 KiB ahead. Once the short lines'
+    // lanes stayed in registers, 4 KiB gave two threads 56.6-57.8 GB/s against 48.4-51.8 with 1 KiB, in runs
+    // alternating the two on a VM whose two cores stream 70-76 GB/s (docs/benchmarks.md).
+    constexpr std::uint64_t ahead_bytes = 4096;
     const std::uint64_t bytes = n * sizeof(typename Op::input);
     if (bytes <= ahead_bytes) prefetch(x, set.start(k) + ahead_bytes / sizeof(typename Op::input), bytes);
     order::operands<Op> line = x.advanced(set.start(k));
     line.first = 0;  // argmin and argmax count from the line's first element
-    const order::node_of<Op> root =
-        n == 0 ? order::empty_node<Op>() : (n <= L ? leaf<Op, shape>(line, n) : subtree<Op, shape>(line, n));
-    results[k] = Op::finalize(root);
+    const auto root = [&]() -> order::node_of<Op> {
+      if (n == 0) return order::empty_node<Op>();
+      if constexpr (order::neutral_identity<Op> && !order::locates_element<Op>) {
+        // Inlined here rather than through leaf(): most of what a batch of short lines runs.
+        if (n <= shape.lanes) return short_leaf<Op, shape>(line, n);
+      }
+      return n <= L ? leaf<Op, shape>(line, n) : subtree<Op, shape>(line, n);
+    };
+    results[k] = Op::finalize(root());
   }
   return skipped;
 }
