@@ -5,6 +5,8 @@
 #include <new>
 #include <utility>
 
+#include <immintrin.h>
+
 #include "detred/order.hpp"
 #include "kernel_table.hpp"
 

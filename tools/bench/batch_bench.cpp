@@ -116,6 +116,32 @@ void segmented(const settings& s, const timing_policy& p) {
   }
 }
 
+/// Segments of random lengths 0..127 (batch_shapes.hpp): most end inside a register, so this row times the partial
+/// rows. Measured, no target.
+void ragged(const settings& s, const timing_policy& p) {
+  const std::vector<std::uint64_t> offsets = ragged_offsets(s.shrink);
+  const std::uint64_t count = offsets.size() - 1;
+  const aligned_buffer<float> xb = uniform_floats(offsets.back(), 1);
+  const std::span<const float> x = xb.span();
+  std::vector<float> ours(count), base(count);
+  const int t = s.threads;
+  const auto call = [&] {
+    detred::sum(x, detred::segments{offsets}, ours, {.mode = s.mode, .threads = t});
+    sink = ours[0];
+  };
+  call();
+  run(s, p,
+      {"segmented sum", pow2(std::countr_zero(count)) + " x 0..127", x.size_bytes(), call,
+       "fast-math OpenMP per segment",
+       [&] {
+         fastmath_omp_segment_sums(x.data(), offsets.data(), count, base.data(), t);
+         sink = base[0];
+       },
+       0.0, bits_vs_single(ours, [&](std::uint64_t k) {
+         return detred::sum(x.subspan(offsets[k], offsets[k + 1] - offsets[k]), {.mode = s.mode});
+       })});
+}
+
 /// Column sums (axis 0) and row sums (axis 1) of one row-major matrix (batch_shapes.hpp).
 void matrix(const settings& s, const timing_policy& p) {
   const bool columns = wanted(s, "columns"), rows = wanted(s, "rows");
@@ -224,7 +250,8 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", s.rounds, "interleaved rounds per row")->check(CLI::Range(1, 1000));
   app.add_option("--shrink", s.shrink, "divide every data size by 2^K, for a quick run (0: the issue's sizes)")
       ->check(CLI::Range(0, 12));
-  app.add_option("--only", s.only, "rows to run, comma-separated: segmented columns rows by_key")->delimiter(',');
+  app.add_option("--only", s.only, "rows to run, comma-separated: segmented ragged columns rows by_key")
+      ->delimiter(',');
   CLI11_PARSE(app, argc, argv);
   if (const auto m = detred::parse<detred::mode>(mode_name)) {
     s.mode = *m;
@@ -242,6 +269,7 @@ int main(int argc, char** argv) {
   std::cout << fmt::format("{:<22} {:<14} {:>2} {:>8} {:<30} {:>8} {:>6} {:>8} {:<10} {}\n", "op", "shape", "t", "GB/s",
                            "baseline", "GB/s", "ratio", "target", "verdict", "bits (sample vs single sum)");
   if (wanted(s, "segmented")) segmented(s, p);
+  if (wanted(s, "ragged")) ragged(s, p);
   matrix(s, p);
   if (wanted(s, "by_key")) by_key(s, p);
   // A missed target is a measurement, not a failure of the tool; differing bits are a failure.

@@ -26,6 +26,21 @@ inline std::vector<segment_shape> segment_shapes(int shrink) {
   return shapes;
 }
 
+/// The offsets of 2^20 segments (2^(20 - shrink), at least 16) of pseudo-random lengths 0..127 (mean 63.5; three in
+/// four start off a 16-byte boundary): what a ragged array looks like. Lengths from SplitMix64's finalizer of the
+/// index, so both harnesses and every run see the same segments.
+inline std::vector<std::uint64_t> ragged_offsets(int shrink) {
+  const std::uint64_t count = std::uint64_t{1} << std::max(4, 20 - shrink);
+  std::vector<std::uint64_t> offsets(count + 1, 0);
+  for (std::uint64_t k = 0; k < count; ++k) {
+    std::uint64_t z = k + 0x2545f4914f6cdd1dULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    offsets[k + 1] = offsets[k] + (z ^ (z >> 31)) % 128;
+  }
+  return offsets;
+}
+
 struct matrix_shape {
   int log_rows;
   int log_cols;

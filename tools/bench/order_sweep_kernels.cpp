@@ -10,6 +10,8 @@
 #include <new>
 #include <utility>
 
+#include <immintrin.h>
+
 #include "api/operators.hpp"
 #include "cpu/kernel_table.hpp"
 #include "detred/order.hpp"

@@ -193,14 +193,11 @@ void segmented(const settings& o, cudaStream_t s) {
   }
 }
 
-/// Segments of random lengths 0..127 (mean 63.5; three in four start off a 16-byte boundary, so they take the
+/// Segments of random lengths 0..127 (batch_shapes.hpp; three in four start off a 16-byte boundary, so they take the
 /// element loads): what a ragged array looks like. Measured, no target.
 void ragged_segments(const settings& o, cudaStream_t s) {
-  const int log_count = std::max(4, 20 - o.shrink);
-  const std::uint64_t count = std::uint64_t{1} << log_count;
-  std::vector<std::uint64_t> offsets(count + 1, 0);
-  for (std::uint64_t k = 0; k < count; ++k) offsets[k + 1] = offsets[k] + mix(k + 0x2545f4914f6cdd1dULL) % 128;
-  segment_rows(o, pow2(log_count) + " x 0..127", offsets, 0, s);
+  const std::vector<std::uint64_t> offsets = ragged_offsets(o.shrink);
+  segment_rows(o, pow2(std::countr_zero(offsets.size() - 1)) + " x 0..127", offsets, 0, s);
 }
 
 /// Column sums (axis 0) against cublasSgemv with a vector of ones, and row sums (axis 1) against the transposed
