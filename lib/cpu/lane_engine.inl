@@ -324,7 +324,7 @@ inline order::node_of<Op> short_leaf_dispatch(const order::operands<Op>& x, std:
   constexpr std::uint64_t VL = vector_lanes<typename Op::value>;
   const std::uint64_t used = count == 0 ? 1 : (count + VL - 1) / VL;
   order::node_of<Op> node{};
-  ((used == live + 1 ? (node = short_leaf_of<Op, shape, live + 1>(x, count), true) : false) || ...);
+  static_cast<void>(((used == live + 1 ? (node = short_leaf_of<Op, shape, live + 1>(x, count), true) : false) || ...));
   return node;
 }
 
