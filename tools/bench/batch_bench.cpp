@@ -88,38 +88,10 @@ aligned_buffer<float> uniform_floats(std::uint64_t n, std::uint64_t seed) {
   return b;
 }
 
-/// Each segment shape of batch_shapes.hpp.
-void segmented(const settings& s, const timing_policy& p) {
-  for (const auto [log_count, log_length] : segment_shapes(s.shrink)) {
-    const std::uint64_t count = std::uint64_t{1} << log_count, length = std::uint64_t{1} << log_length;
-    const aligned_buffer<float> xb = uniform_floats(count * length, 1);
-    const std::span<const float> x = xb.span();
-    std::vector<std::uint64_t> offsets(count + 1);
-    for (std::uint64_t k = 0; k <= count; ++k) offsets[k] = k * length;
-    std::vector<float> ours(count), base(count);
-    const int t = s.threads;
-    const auto call = [&] {
-      detred::sum(x, detred::segments{offsets}, ours, {.mode = s.mode, .threads = t});
-      sink = ours[0];
-    };
-    call();
-    run(s, p,
-        {"segmented sum", pow2(log_count) + " x " + pow2(log_length), x.size_bytes(), call,
-         "fast-math OpenMP per segment",
-         [&] {
-           fastmath_omp_segment_sums(x.data(), offsets.data(), count, base.data(), t);
-           sink = base[0];
-         },
-         target_of(s, 0.85), bits_vs_single(ours, [&](std::uint64_t k) {
-           return detred::sum(x.subspan(k * length, length), {.mode = s.mode});
-         })});
-  }
-}
-
-/// Segments of random lengths 0..127 (batch_shapes.hpp): most end inside a register, so this row times the partial
-/// rows. Measured, no target.
-void ragged(const settings& s, const timing_policy& p) {
-  const std::vector<std::uint64_t> offsets = ragged_offsets(s.shrink);
+/// One row of segments: detred::sum of the segments of `offsets` over uniform floats against the fast-math loop, each
+/// sampled result checked against the single-array call of its segment.
+void segment_row(const settings& s, const timing_policy& p, const std::string& shape,
+                 const std::vector<std::uint64_t>& offsets, double target) {
   const std::uint64_t count = offsets.size() - 1;
   const aligned_buffer<float> xb = uniform_floats(offsets.back(), 1);
   const std::span<const float> x = xb.span();
@@ -131,15 +103,31 @@ void ragged(const settings& s, const timing_policy& p) {
   };
   call();
   run(s, p,
-      {"segmented sum", pow2(std::countr_zero(count)) + " x 0..127", x.size_bytes(), call,
-       "fast-math OpenMP per segment",
+      {"segmented sum", shape, x.size_bytes(), call, "fast-math OpenMP per segment",
        [&] {
          fastmath_omp_segment_sums(x.data(), offsets.data(), count, base.data(), t);
          sink = base[0];
        },
-       0.0, bits_vs_single(ours, [&](std::uint64_t k) {
+       target, bits_vs_single(ours, [&](std::uint64_t k) {
          return detred::sum(x.subspan(offsets[k], offsets[k + 1] - offsets[k]), {.mode = s.mode});
        })});
+}
+
+/// Each segment shape of batch_shapes.hpp.
+void segmented(const settings& s, const timing_policy& p) {
+  for (const auto [log_count, log_length] : segment_shapes(s.shrink)) {
+    const std::uint64_t count = std::uint64_t{1} << log_count, length = std::uint64_t{1} << log_length;
+    std::vector<std::uint64_t> offsets(count + 1);
+    for (std::uint64_t k = 0; k <= count; ++k) offsets[k] = k * length;
+    segment_row(s, p, pow2(log_count) + " x " + pow2(log_length), offsets, target_of(s, 0.85));
+  }
+}
+
+/// Segments of random lengths 0..127 (batch_shapes.hpp): most end inside a register, so this row times the partial
+/// rows. Measured, no target.
+void ragged(const settings& s, const timing_policy& p) {
+  const std::vector<std::uint64_t> offsets = ragged_offsets(s.shrink);
+  segment_row(s, p, pow2(std::countr_zero(offsets.size() - 1)) + " x 0..127", offsets, 0.0);
 }
 
 /// Column sums (axis 0) and row sums (axis 1) of one row-major matrix (batch_shapes.hpp).
