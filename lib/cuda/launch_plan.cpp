@@ -14,7 +14,7 @@ bool is_power_of_two(std::uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 }  // namespace
 
-launch_plan default_plan(std::uint64_t leaves) {
+launch_plan default_plan(std::uint64_t leaves, std::uint32_t leaves_per_warp_wanted) {
   launch_plan p;
   p.leaves = leaves;
   if (leaves <= max_warps_per_block) {
@@ -27,6 +27,11 @@ launch_plan default_plan(std::uint64_t leaves) {
   // warps, each warp taking the fewest leaves that keep the block count at or under target_blocks.
   p.warps_per_block = default_warps_per_block;
   while (p.warps_per_block > 1 && ceil_div(leaves, p.warps_per_block) < min_blocks) p.warps_per_block /= 2;
+  // Longer runs per warp, as far as the operator wants them and the blocks stay at least min_blocks.
+  while (p.leaves_per_warp < leaves_per_warp_wanted && p.leaves_per_warp < max_leaves_per_warp &&
+         ceil_div(leaves, 2 * std::uint64_t{p.leaves_per_warp} * p.warps_per_block) >= min_blocks) {
+    p.leaves_per_warp *= 2;
+  }
   while (p.leaves_per_warp < max_leaves_per_warp &&
          ceil_div(leaves, std::uint64_t{p.leaves_per_warp} * p.warps_per_block) > target_blocks) {
     p.leaves_per_warp *= 2;

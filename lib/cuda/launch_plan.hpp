@@ -28,8 +28,9 @@ struct launch_plan {
 
 /// The plan detred uses for m leaves. Up to 32 leaves: one block, a warp per leaf (one launch). Above: at least
 /// min_blocks blocks of up to 8 warps, each warp taking the fewest leaves that keep the block count at or under
-/// target_blocks.
-launch_plan default_plan(std::uint64_t leaves);
+/// target_blocks, and at least leaves_per_warp_wanted (rounded up to a power of two) where min_blocks blocks remain:
+/// operators whose threads carry something across a warp's run of leaves ask for longer runs (stats, api.cpp).
+launch_plan default_plan(std::uint64_t leaves, std::uint32_t leaves_per_warp_wanted = 1);
 
 /// A plan with R leaves per warp and B warps per block (both powers of two, R <= 32, B <= 32), for tests that check
 /// that every plan gives the same bits and for tuning.

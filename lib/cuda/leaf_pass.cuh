@@ -132,10 +132,8 @@ __device__ __forceinline__ typename Op::state warp_leaf(const order::operands<Op
 #pragma unroll
       for (unsigned u = 0; u < rows_in_flight<Op>; ++u) load_rows<Op, Aligned, k>(batch[u], mine, (r0 + u) * W);
 #pragma unroll
-      for (unsigned u = 0; u < rows_in_flight<Op>; ++u) {
-        accumulate_row<Op, k>(acc, batch[u], r0 + u > 0);
-        extremes.take_row(batch[u].v[0]);
-      }
+      for (unsigned u = 0; u < rows_in_flight<Op>; ++u) accumulate_row<Op, k>(acc, batch[u], r0 + u > 0);
+      extremes.template take_rows<rows_in_flight<Op>, k>(batch);
     }
   } else {
     // The ragged last leaf: full rows, then one partial row in which lanes past its end have no element.
@@ -144,7 +142,7 @@ __device__ __forceinline__ typename Op::state warp_leaf(const order::operands<Op
       row_elements<Op, k> row;
       load_rows<Op, Aligned, k>(row, mine, r * W);
       accumulate_row<Op, k>(acc, row, r > 0);
-      extremes.take_row(row.v[0]);
+      extremes.template take_rows<1, k>(&row);
     }
     const std::uint32_t tail = count - full_rows * W;
 #pragma unroll

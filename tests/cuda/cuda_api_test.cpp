@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "cuda/gpu_paths.hpp"
+#include "cuda/launch_plan.hpp"
 #include "cuda/workspace_state.hpp"
 #include "detred/cuda.hpp"
 #include "detred/detred.hpp"
@@ -30,6 +31,33 @@ TEST(CudaWithoutDevice, BackendCudaThrowsWithTheCudaReason) {
     std::cout << "[ message  ] " << e.what() << "\n";
   }
   EXPECT_THROW(cuda::workspace{}, detred::error);
+}
+
+// Host arithmetic, no device needed: an operator that asks for longer runs per warp (stats asks for 4 leaves) gets
+// them where the blocks stay at least min_blocks, and the plan still covers every leaf.
+TEST(CudaPlans, LongerRunsPerWarpOnlyWhereEnoughBlocksRemain) {
+  using cuda::detail::default_plan;
+  for (const std::uint64_t leaves : {std::uint64_t{33}, std::uint64_t{300}, std::uint64_t{4096}, std::uint64_t{8192},
+                                     std::uint64_t{65536}, std::uint64_t{1} << 20, std::uint64_t{1} << 25}) {
+    const cuda::detail::launch_plan plain = default_plan(leaves);
+    for (const std::uint32_t wanted : {1u, 3u, 4u, 32u, 64u}) {
+      const cuda::detail::launch_plan p = default_plan(leaves, wanted);
+      const std::uint64_t per_block = std::uint64_t{p.leaves_per_warp} * p.warps_per_block;
+      EXPECT_GE(p.blocks * per_block, leaves) << leaves << " leaves, " << wanted << " wanted";
+      EXPECT_LT((p.blocks - 1) * per_block, leaves) << leaves << " leaves, " << wanted << " wanted";
+      EXPECT_LE(p.leaves_per_warp, cuda::detail::max_leaves_per_warp);
+      EXPECT_GE(p.leaves_per_warp, plain.leaves_per_warp);
+      EXPECT_EQ(p.warps_per_block, plain.warps_per_block);
+      if (p.leaves_per_warp > plain.leaves_per_warp) {
+        EXPECT_GE(p.blocks, cuda::detail::min_blocks) << leaves << " leaves, " << wanted << " wanted";
+        EXPECT_LT(p.leaves_per_warp, 2 * wanted);
+      }
+    }
+  }
+  EXPECT_EQ(default_plan(65536).leaves_per_warp, 1u);  // 2^27 doubles: 8192 blocks of 8 warps
+  EXPECT_EQ(default_plan(65536, 4).leaves_per_warp, 4u);
+  EXPECT_EQ(default_plan(65536, 4).blocks, 2048u);
+  EXPECT_EQ(default_plan(300, 4).leaves_per_warp, 1u);  // 300 blocks of one warp: none to spare
 }
 
 using Api = Gpu;
