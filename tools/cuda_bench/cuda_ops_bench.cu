@@ -3,7 +3,7 @@
 // second). Each pair runs alternately, round after round, timed with CUDA events; the ratio is the median of the
 // per-round time ratios. Every detred result is also checked bit for bit against the CPU.
 //
-//   detred-cuda-ops-bench [--log2-doubles 27] [--rounds 100]
+//   detred-cuda-ops-bench [--log2-doubles 27] [--rounds 100] [--only stats,dot]
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -26,11 +26,19 @@ using namespace detred::cuda_bench;
 
 int rounds = 100;
 bool all_bits_ok = true;
+std::string only;  // comma-separated row names (the op column, e.g. "stats,dot tree"); empty: every row
+
+bool wanted(const char* op) {
+  if (only.empty()) return true;
+  const std::string list = "," + only + ",";
+  return list.find("," + std::string(op) + ",") != std::string::npos;
+}
 
 /// Times ours and the baseline alternately; prints the row.
 void row(const char* op, const char* type, int log_n, double bytes, const std::function<void()>& ours,
          const char* baseline_name, const std::function<void()>& baseline, double target, bool bits_ok,
          cudaStream_t s) {
+  if (!wanted(op)) return;
   const paired_times t = time_paired(ours, baseline, rounds, s);
   const double mo = t.ours_us, mb = t.baseline_us, q = t.ratio;
   const char* verdict = target == 0 ? "(measured)" : (q >= target ? "PASS" : "MISS");
@@ -191,6 +199,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--log2-doubles") == 0) log2_doubles = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::max(1, std::atoi(argv[i + 1]));
+    if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
   }
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
