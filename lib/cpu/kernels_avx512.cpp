@@ -7,6 +7,7 @@
 
 #include <immintrin.h>
 
+#include "cpu/prefetch.hpp"
 #include "detred/order.hpp"
 #include "kernel_table.hpp"
 

@@ -5,6 +5,7 @@
 #include <new>
 #include <utility>
 
+#include "cpu/prefetch.hpp"
 #include "detred/order.hpp"
 #include "kernel_table.hpp"
 

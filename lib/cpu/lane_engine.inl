@@ -1,7 +1,8 @@
 // The CPU engine: one leaf, and aligned runs of leaves, of the canonical order for any reduction operator, written
 // once and compiled once per instruction set (kernels_<isa>.cpp). The includer, inside a namespace of its own and
-// after defining DETRED_ORDER_ABI and including <cstdint>, <cstring>, <new>, <utility>, "detred/order.hpp" and, when it
-// compiles for AVX2 or AVX-512, <immintrin.h> (the masked loads of load_prefix), defines:
+// after defining DETRED_ORDER_ABI and including <cstdint>, <cstring>, <new>, <utility>, "detred/order.hpp",
+// "cpu/prefetch.hpp" and, when it compiles for AVX2 or AVX-512, <immintrin.h> (the masked loads of load_prefix),
+// defines:
 //   inline constexpr std::uint64_t vector_bytes          bytes per vector register (16, 32 or 64)
 //   inline constexpr std::uint64_t accumulator_vectors   vector registers a pass may keep accumulators in
 //
@@ -50,20 +51,13 @@ inline VS accumulate_row(VS acc, const order::operands<Op>& x, std::uint64_t off
   }
 }
 
-/// Asks for the `bytes` bytes of each operand at element `offset` into the cache, ahead of the loads that read them.
-/// A hint only: it never faults, so it may point past the array's end (its address is formed as an integer). On x86
-/// an instruction of its own: GCC 12 at -O2 drops __builtin_prefetch from these loops.
+/// Asks for the `bytes` bytes of each operand at element `offset` into the cache, ahead of the loads that read them
+/// (cpu::prefetch_bytes: a hint that never faults, so it may point past the array's end).
 template <class Op>
 inline void prefetch(const order::operands<Op>& x, std::uint64_t offset, std::uint64_t bytes) {
   for (unsigned a = 0; a < Op::arity; ++a) {
-    const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(x.data[a]) + offset * sizeof(typename Op::input);
-    for (std::uint64_t line = 0; line < bytes; line += 64) {
-#if defined(__x86_64__)
-      asm volatile("prefetcht0 (%0)" : : "r"(start + line));
-#else
-      __builtin_prefetch(reinterpret_cast<const void*>(start + line));
-#endif
-    }
+    ::detred::cpu::prefetch_bytes(reinterpret_cast<std::uintptr_t>(x.data[a]) + offset * sizeof(typename Op::input),
+                                  bytes);
   }
 }
 

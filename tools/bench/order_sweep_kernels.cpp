@@ -14,6 +14,7 @@
 
 #include "api/operators.hpp"
 #include "cpu/kernel_table.hpp"
+#include "cpu/prefetch.hpp"
 #include "detred/order.hpp"
 
 namespace detred::bench {
