@@ -230,8 +230,9 @@ class state_for final : public partial_state::impl {
   std::uintptr_t prefetched_[Op::arity] = {};
 
   /// When this chunk starts where the last one ended (a caller walking an array, not refilling one buffer), asks
-  /// for the follow_bytes after it that no earlier call asked for: the next chunk's, most likely. A hint only; it
-  /// reads nothing the caller did not pass, and a caller that refills one buffer never triggers it.
+  /// for the follow_bytes after it that no earlier call asked for: the next chunk's, most likely. A hint only: it
+  /// never faults and changes no result (it may reach past the caller's memory), and a caller that refills one
+  /// buffer never triggers it.
   void prefetch_following(const order::operands<Op>& x, std::uint64_t count) {
     for (unsigned a = 0; a < Op::arity; ++a) {
       const auto begin = reinterpret_cast<std::uintptr_t>(x.data[a]);
@@ -241,6 +242,8 @@ class state_for final : public partial_state::impl {
         const std::uintptr_t to = end + follow_bytes;
         if (to > from) cpu::prefetch_bytes(from, to - from);
         prefetched_[a] = to;
+      } else {
+        prefetched_[a] = 0;  // a new walk: what was asked for belongs to another one
       }
       chunk_end_[a] = end;
     }
