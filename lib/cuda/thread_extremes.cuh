@@ -55,11 +55,12 @@ struct thread_extremes {
   /// cost four instructions each (two compares, two selects); the high 32 bits of a key order keys as the whole key
   /// does, up to ties, so a key whose high word lies strictly between those of low and high cannot change either.
   /// Only batches where some thread of the warp has a key that might (a new extreme, or a tie of high words) take the
-  /// full update: after the first rows of a run, few do on most data (monotonic data take it every time, and cost
-  /// what per-element keys cost). One vote for the leaf pass's batch of rows in flight, not one a row: 0.806 ->
-  /// 0.827x CUB Sum on the H200. Filtering by the elements as doubles instead (x > low && x < high, the extremes kept
-  /// as elements) measured 0.715x against 0.818x; by their high words read as floats (no key transform), 0.807x
-  /// against 0.827x (docs/cuda.md).
+  /// full update. How many do depends on how many elements each thread has seen: a thread's run of 4 leaves holds
+  /// 256 doubles, and since any of 32 threads meeting an extreme of its own fails the vote, most batches of such a
+  /// run still take it (profiled, docs/cuda.md); monotonic data take it every time. One vote for the leaf pass's batch
+  /// of rows in flight, not one a row: 0.806 -> 0.827x CUB Sum on the H200. Filtering by the elements as doubles
+  /// instead (x > low && x < high, the extremes kept as elements) measured 0.715x against 0.818x; by their high words
+  /// read as floats (no key transform), 0.807x against 0.827x (docs/cuda.md).
   template <unsigned R, unsigned k, class Rows>
   __device__ void take_rows(const Rows& rows) {
     if constexpr (sizeof(T) == 8) {
