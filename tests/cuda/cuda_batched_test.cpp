@@ -276,6 +276,52 @@ TYPED_TEST(GpuBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   }
 }
 
+/// Strided lines read by whole loads: leading dimensions that keep every row's chunk of adjacent lines aligned, lines
+/// of full leaves (one leaf alone is finalized by the leaf pass) and a ragged last one, a last tile of lines that
+/// ends inside a thread's chunk, and a base pointer one element in (no whole loads at all).
+TYPED_TEST(GpuBatched, AlignedStridedLinesOfFullLeaves) {
+  using T = TypeParam;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  cuda::workspace ws;
+  for (const auto& [length, count] :
+       std::vector<std::pair<std::uint64_t, std::uint64_t>>{{L, 64}, {2 * L + 5, 67}, {3 * L, 130}, {L - 1, 3}}) {
+    for (std::uint64_t pad : {0, 2}) {
+      for (std::uint64_t first : {0, 1}) {
+        for (layout lay : {layout::row_major, layout::column_major}) {
+          const std::uint64_t ld = count + pad;
+          const std::vector<T> data =
+              generate<T>(first == 0 ? values::dynamic_range : values::with_nan, first + length * ld, length + count);
+          const on_device<T> d(data);
+          // Strided lines: columns of a row-major matrix (axis 0), rows of a column-major one (axis 1).
+          const bool row_major = lay == layout::row_major;
+          const std::uint64_t rows = row_major ? length : count, cols = row_major ? count : length;
+          const matrix_view<T> host{data.data() + first, rows, cols, ld, lay};
+          const matrix_view<T> dev{d.array.data() + first, rows, cols, ld, lay};
+          const int axis = row_major ? 0 : 1;
+          const std::string what = std::to_string(count) + " lines of " + std::to_string(length) + ", ld " +
+                                   std::to_string(ld) + ", first " + std::to_string(first);
+          const auto line = [&](std::uint64_t j) { return line_of(host, axis, j); };
+          device_array<T> out(count);
+          for (mode m : {mode::tree, mode::compensated}) {
+            cuda::sum_async(dev, axis, std::span<T>(out.data(), count), ws, m);
+            expect_lines(
+                to_host(out, count), [&](std::uint64_t j) { return sum(std::span<const T>(line(j)), {.mode = m}); },
+                "sum " + what);
+            cuda::asum_async(dev, axis, std::span<T>(out.data(), count), ws, m);
+            expect_lines(
+                to_host(out, count), [&](std::uint64_t j) { return asum(std::span<const T>(line(j)), {.mode = m}); },
+                "asum " + what);
+          }
+          cuda::max_async(dev, axis, std::span<T>(out.data(), count), ws);
+          expect_lines(
+              to_host(out, count), [&](std::uint64_t j) { return detred::max(std::span<const T>(line(j))); },
+              "max " + what);
+        }
+      }
+    }
+  }
+}
+
 TYPED_TEST(GpuBatched, EachBinEqualsItsValuesInIndexOrder) {
   using T = TypeParam;
   cuda::workspace ws;
