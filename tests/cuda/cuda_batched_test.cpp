@@ -238,6 +238,26 @@ TYPED_TEST(GpuBatched, FewLinesOfThousandsOfItems) {
   }
 }
 
+/// sum and asum along `axis` of a device matrix, tree and compensated, each line against the CPU's single-array
+/// call on that line of the host copy, bit for bit.
+template <class T>
+void expect_axis_sums(const matrix_view<T>& dev, const matrix_view<T>& host, int axis, cuda::workspace& ws,
+                      const std::string& what) {
+  const std::uint64_t count = axis == 0 ? host.cols : host.rows;
+  const auto line = [&](std::uint64_t j) { return line_of(host, axis, j); };
+  device_array<T> out(count);
+  for (mode m : {mode::tree, mode::compensated}) {
+    cuda::sum_async(dev, axis, std::span<T>(out.data(), count), ws, m);
+    expect_lines(
+        to_host(out, count), [&](std::uint64_t j) { return sum(std::span<const T>(line(j)), {.mode = m}); },
+        "sum " + what);
+    cuda::asum_async(dev, axis, std::span<T>(out.data(), count), ws, m);
+    expect_lines(
+        to_host(out, count), [&](std::uint64_t j) { return asum(std::span<const T>(line(j)), {.mode = m}); },
+        "asum " + what);
+  }
+}
+
 TYPED_TEST(GpuBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   using T = TypeParam;
   cuda::workspace ws;
@@ -256,13 +276,7 @@ TYPED_TEST(GpuBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
                                  (lay == layout::row_major ? " row-major" : " col-major") + " axis " +
                                  std::to_string(axis);
         const auto line = [&](std::uint64_t j) { return line_of(host, axis, j); };
-        device_array<T> out(count);
-        for (mode m : {mode::tree, mode::compensated}) {
-          cuda::sum_async(dev, axis, std::span<T>(out.data(), count), ws, m);
-          expect_lines(
-              to_host(out, count), [&](std::uint64_t j) { return sum(std::span<const T>(line(j)), {.mode = m}); },
-              "sum " + what);
-        }
+        expect_axis_sums(dev, host, axis, ws, what);
         device_array<statistics<T>> st(count);
         cuda::stats_async(dev, axis, std::span<statistics<T>>(st.data(), count), ws);
         expect_lines(
@@ -300,18 +314,9 @@ TYPED_TEST(GpuBatched, AlignedStridedLinesOfFullLeaves) {
           const int axis = row_major ? 0 : 1;
           const std::string what = std::to_string(count) + " lines of " + std::to_string(length) + ", ld " +
                                    std::to_string(ld) + ", first " + std::to_string(first);
+          expect_axis_sums(dev, host, axis, ws, what);
           const auto line = [&](std::uint64_t j) { return line_of(host, axis, j); };
           device_array<T> out(count);
-          for (mode m : {mode::tree, mode::compensated}) {
-            cuda::sum_async(dev, axis, std::span<T>(out.data(), count), ws, m);
-            expect_lines(
-                to_host(out, count), [&](std::uint64_t j) { return sum(std::span<const T>(line(j)), {.mode = m}); },
-                "sum " + what);
-            cuda::asum_async(dev, axis, std::span<T>(out.data(), count), ws, m);
-            expect_lines(
-                to_host(out, count), [&](std::uint64_t j) { return asum(std::span<const T>(line(j)), {.mode = m}); },
-                "asum " + what);
-          }
           cuda::max_async(dev, axis, std::span<T>(out.data(), count), ws);
           expect_lines(
               to_host(out, count), [&](std::uint64_t j) { return detred::max(std::span<const T>(line(j))); },
