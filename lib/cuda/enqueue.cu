@@ -2,6 +2,7 @@
 // The only translation unit with kernels, so each kernel is instantiated once per operator: 2 load paths for the
 // leaf pass, 1 folding pass.
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -56,21 +57,22 @@ void enqueue_tree(const order::operands<Op>& x, std::uint64_t n, const launch_pl
   N* const b = a + (plan.blocks > 1 ? plan.blocks : 0);
   const dim3 grid(static_cast<unsigned>(plan.blocks));
   const dim3 block(plan.warps_per_block * warp_size);
+  const std::size_t shared = leaf_pass_shared_bytes<Op>(plan.warps_per_block, plan.leaves_per_warp);
   bool launched = false;
   if constexpr (needs_registers<Op>) {
     if (block.x <= 256) {
       if (aligned) {
-        leaf_pass<Op, true, 256><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
+        leaf_pass<Op, true, 256><<<grid, block, shared, stream>>>(x, n, plan.leaves_per_warp, a, result);
       } else {
-        leaf_pass<Op, false, 256><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
+        leaf_pass<Op, false, 256><<<grid, block, shared, stream>>>(x, n, plan.leaves_per_warp, a, result);
       }
       launched = true;
     }
   }
   if (!launched && aligned) {
-    leaf_pass<Op, true><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
+    leaf_pass<Op, true><<<grid, block, shared, stream>>>(x, n, plan.leaves_per_warp, a, result);
   } else if (!launched) {
-    leaf_pass<Op, false><<<grid, block, 0, stream>>>(x, n, plan.leaves_per_warp, a, result);
+    leaf_pass<Op, false><<<grid, block, shared, stream>>>(x, n, plan.leaves_per_warp, a, result);
   }
   check(cudaGetLastError(), "leaf pass launch");
 

@@ -2,6 +2,7 @@
 // aligned run of leaves, and each block folds its warps' runs into the root of its aligned subtree of leaves.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -157,6 +158,15 @@ __device__ __forceinline__ typename Op::state warp_leaf(const order::operands<Op
   return warp_lane_tree<Op, k>(acc, lane);
 }
 
+/// The node of a leaf whose threads keep the extremes apart (stats), from the root of its lanes: its min and max are
+/// the empty leaf's until the run's node takes the warp's extremes (with_warp_extremes).
+template <class Op>
+__device__ __forceinline__ order::node_of<Op> node_of_lane_sums(
+    const typename lane_operator<Op>::lanes::state& lanes_root) {
+  const typename Op::state none = Op::template identity<typename Op::value>();
+  return order::to_node<Op>(Op::with_keys(lanes_root, none.min, none.max), 0);
+}
+
 /// The node of one leaf, in every lane of the warp, except for the extremes that the threads keep apart (stats: its
 /// min and max are the empty leaf's, and `extremes` has taken the leaf's elements). Operators that locate an element
 /// search the leaf together: each thread its own lanes, then the lowest matching index of the warp.
@@ -167,8 +177,7 @@ __device__ __forceinline__ order::node_of<Op> warp_leaf_node(const order::operan
   const typename Lanes::state lanes_root =
       broadcast(warp_leaf<Lanes, Aligned>(retyped<Lanes>(leaf), count, lane, extremes), 0);
   if constexpr (lane_operator<Op>::extremes_apart) {
-    const typename Op::state none = Op::template identity<typename Op::value>();
-    return order::to_node<Op>(Op::with_keys(lanes_root, none.min, none.max), 0);
+    return node_of_lane_sums<Op>(lanes_root);
   } else if constexpr (order::locates_element<Op>) {
     const typename Op::state& root = lanes_root;
     // 32 consecutive elements per step, one per lane (coalesced); the first step with a match ends the search.
@@ -200,6 +209,19 @@ __device__ __forceinline__ order::node_of<Op> warp_leaf_node(const order::operan
     return broadcast(with_warp_extremes<Op>(node, extremes), 0);
   } else {
     return node;
+  }
+}
+
+/// Dynamic shared memory of a leaf pass of blocks of `warps` warps: the lanes' roots of each warp's run, for operators
+/// whose threads keep the extremes apart. At most 40 KiB (32 warps of 32 leaves of double stats' sums), under the
+/// 48 KiB a launch may ask for without opting in.
+template <class Op>
+constexpr std::size_t leaf_pass_shared_bytes(std::uint32_t warps, std::uint32_t leaves_per_warp) {
+  if constexpr (lane_operator<Op>::extremes_apart) {
+    static_assert(32 * 32 * sizeof(typename lane_operator<Op>::lanes::state) <= 48 * 1024);
+    return std::size_t{warps} * leaves_per_warp * sizeof(typename lane_operator<Op>::lanes::state);
+  } else {
+    return 0;
   }
 }
 
@@ -239,12 +261,35 @@ __global__ void __launch_bounds__(MaxThreads, MaxThreads == 1024 ? 1 : 2)
     const unsigned count = static_cast<unsigned>(m - first < leaves_per_warp ? m - first : leaves_per_warp);
     // Lane i collects leaf i of the run, then the warp folds the run's left-perfect tree.
     N mine = empty<Op>();
-    for (unsigned i = 0; i < count; ++i) {
+    struct leaf_range {
+      order::operands<Op> leaf;
+      std::uint32_t size;
+    };
+    const auto leaf_of_run = [&](unsigned i) {
       const std::uint64_t start = (first + i) * order::leaf_size<V>;
       const std::uint64_t left = n - start;
-      const auto size = static_cast<std::uint32_t>(left < order::leaf_size<V> ? left : order::leaf_size<V>);
-      const N leaf = warp_leaf_node<Op, Aligned>(x.advanced(start), size, lane, extremes);
-      if (lane == i) mine = leaf;
+      return leaf_range{x.advanced(start),
+                        static_cast<std::uint32_t>(left < order::leaf_size<V> ? left : order::leaf_size<V>)};
+    };
+    if constexpr (lane_operator<Op>::extremes_apart) {
+      // The lanes' roots wait in shared memory: a node held per lane across the loop made ptxas spill the stats pass
+      // of doubles (48 bytes stored, 88 loaded at 64 registers).
+      using Lanes = typename lane_operator<Op>::lanes;
+      extern __shared__ __align__(16) unsigned char leaf_pass_shared[];
+      auto* const run_sums = reinterpret_cast<typename Lanes::state*>(leaf_pass_shared) + warp * leaves_per_warp;
+      for (unsigned i = 0; i < count; ++i) {
+        const auto [leaf, size] = leaf_of_run(i);
+        const typename Lanes::state root = warp_leaf<Lanes, Aligned>(retyped<Lanes>(leaf), size, lane, extremes);
+        if (lane == 0) run_sums[i] = root;
+      }
+      __syncwarp();
+      if (lane < count) mine = node_of_lane_sums<Op>(run_sums[lane]);
+    } else {
+      for (unsigned i = 0; i < count; ++i) {
+        const auto [leaf, size] = leaf_of_run(i);
+        const N node = warp_leaf_node<Op, Aligned>(leaf, size, lane, extremes);
+        if (lane == i) mine = node;
+      }
     }
     run = with_warp_extremes<Op>(warp_fold<Op>(mine, count, lane), extremes);
   }
