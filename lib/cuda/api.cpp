@@ -34,10 +34,9 @@ namespace {
 using state = detail::workspace_access::state;
 
 /// Leaves a warp of the leaf pass should take at least (default_plan keeps enough blocks). stats' threads keep min
-/// and max apart from the lanes, filtered against the extremes seen so far (lib/cuda/thread_extremes.cuh); with one
-/// leaf a warp (the default for 2^27 doubles) a thread sees 64 elements and the filter never warms up. On the H200
-/// at 2^27 doubles: 1 leaf 0.733x CUB Sum, 2 leaves 0.79, 4 leaves 0.806, 8 leaves 0.785, 16 leaves 0.776 (fewer
-/// blocks than fill the GPU evenly); floats 0.928 -> 0.948 with 4.
+/// and max apart from the lanes (lib/cuda/thread_extremes.cuh) over their whole run, and the run's lane roots wait
+/// in shared memory. On the H200 at 2^27 doubles, x CUB Sum: 2 leaves 0.891-0.894, 4 leaves 0.906-0.913, 8 leaves
+/// 0.867-0.877 (fewer blocks than fill the GPU evenly); floats 2^28 0.935-0.937, 0.939-0.947, 0.894-0.900.
 template <class Op>
 inline constexpr std::uint32_t leaves_per_warp_wanted = 1;
 template <class T>

@@ -51,35 +51,13 @@ struct thread_extremes {
     low = k < low ? k : low;
     high = k > high ? k : high;
   }
-  /// R rows of k elements each (rows[u].v[0] is row u), taken by the whole warp. For double the 64-bit comparisons
-  /// cost four instructions each (two compares, two selects); the high 32 bits of a key order keys as the whole key
-  /// does, up to ties, so a key whose high word lies strictly between those of low and high cannot change either.
-  /// Only batches where some thread of the warp has a key that might (a new extreme, or a tie of high words) take the
-  /// full update. How many do depends on how many elements each thread has seen: a thread's run of 4 leaves holds
-  /// 256 doubles, and since any of 32 threads meeting an extreme of its own fails the vote, most batches of such a
-  /// run still take it (profiled, docs/cuda.md); monotonic data take it every time. One vote for the leaf pass's batch
-  /// of rows in flight, not one a row: 0.806 -> 0.827x CUB Sum on the H200. Filtering by the elements as doubles
-  /// instead (x > low && x < high, the extremes kept as elements) measured 0.715x against 0.818x; by their high words
-  /// read as floats (no key transform), 0.807x against 0.827x (docs/cuda.md).
+  /// R rows of k elements each (rows[u].v[0] is row u), taken by the whole warp. Every key takes the full update:
+  /// filtering batches by their keys' high words (one vote a batch, the full update only where some thread of the
+  /// warp might meet a new extreme) paid while the leaf pass of doubles spilled (0.806 -> 0.827x CUB Sum on the H200),
+  /// and cost once the run's lane roots moved to shared memory: 0.900-0.905x with it, 0.908-0.913x without
+  /// (docs/cuda.md).
   template <unsigned R, unsigned k, class Rows>
   __device__ void take_rows(const Rows& rows) {
-    if constexpr (sizeof(T) == 8) {
-      const auto low_high_word = static_cast<std::int32_t>(low >> 32);
-      const auto high_high_word = static_cast<std::int32_t>(high >> 32);
-      bool might = false;
-#pragma unroll
-      for (unsigned u = 0; u < R; ++u) {
-#pragma unroll
-        for (unsigned s = 0; s < k; ++s) {
-          std::uint64_t bits;
-          memcpy(&bits, &rows[u].v[0][s], sizeof bits);
-          const auto word = static_cast<std::int32_t>(bits >> 32);
-          const std::int32_t key_word = word ^ ((word >> 31) & 0x7fffffff);
-          might = might || key_word <= low_high_word || key_word >= high_high_word;
-        }
-      }
-      if (!__any_sync(full_mask, might)) return;
-    }
 #pragma unroll
     for (unsigned u = 0; u < R; ++u) {
 #pragma unroll
