@@ -105,9 +105,12 @@ void doubles(int log_n, cudaStream_t s, cublasHandle_t blas) {
   cub_storage sum_tmp([&](void* p, std::size_t& b) { check(cub::DeviceReduce::Sum(p, b, x, out + 1, n, s), "sum"); });
   auto cub_sum = [&] { check(cub::DeviceReduce::Sum(sum_tmp.p, sum_tmp.bytes, x, out + 1, n, s), "cub sum"); };
   auto* stats_out = reinterpret_cast<detred::statistics<T>*>(out + 4);
+  // The stats target is stated for 2^27 doubles, where both sides stream memory; at 2^16 (one block of the leaf pass
+  // against CUB's single pass) it is measured only.
   row(
       "stats", "double", log_n, bytes, [&] { detred::cuda::stats_async(dx, stats_out, ws, s); },
-      "cub::DeviceReduce::Sum", cub_sum, 0.90, same(detred::cuda::stats(dx, ws, s), detred::stats(sx)), s);
+      "cub::DeviceReduce::Sum", cub_sum, log_n >= 27 ? 0.90 : 0,
+      same(detred::cuda::stats(dx, ws, s), detred::stats(sx)), s);
 
   cub_storage min_tmp([&](void* p, std::size_t& b) { check(cub::DeviceReduce::Min(p, b, x, out + 1, n, s), "min"); });
   cub_storage max_tmp([&](void* p, std::size_t& b) { check(cub::DeviceReduce::Max(p, b, x, out + 1, n, s), "max"); });
