@@ -129,6 +129,49 @@ void check_splits(std::uint64_t n, std::uint64_t seed, int rounds) {
   }
 }
 
+/// Chunks of random sizes (empty ones, ones of a few elements, ones across leaves, ones of many leaves) handed over in
+/// batches of 1 to 767 (partial_state::append of a list), some copied elsewhere in memory, by states of 1, 2 or 3
+/// threads: the one-call bits. Batches of 512 KiB and more are split between the threads, at chunk boundaries that
+/// fall inside leaves.
+template <class T>
+void check_batched_stream(std::uint64_t n, std::uint64_t seed) {
+  const std::vector<T> x = data_of<T>(n, seed);
+  rng r(seed * 31 + n);
+  for (const op_case& c : cases_for<T>()) {
+    const bool selection =
+        c.op == operation::min || c.op == operation::max || c.op == operation::argmin || c.op == operation::argmax;
+    if (c.op == operation::dot || (selection && n == 0)) continue;  // refused: tested below
+    const std::vector<std::byte> expected = one_call_bits<T>(c.op, c.m, x, x);
+    for (int threads = 1; threads <= 3; ++threads) {
+      partial_state batched = partial_state::empty<T>(c.op, {.mode = c.m, .threads = threads});
+      std::uint64_t batches = 0;
+      for (std::uint64_t at = 0; at < n; ++batches) {
+        std::vector<std::span<const T>> batch;
+        std::vector<std::vector<T>> copies;
+        // Short batches, and long ones that reach the threads' threshold for every element size.
+        const std::uint64_t chunks = r.below(2) == 0 ? 1 + r.below(16) : 256 + r.below(512);
+        copies.reserve(chunks);
+        for (std::uint64_t k = 0; k < chunks; ++k) {
+          const std::uint64_t scale = std::uint64_t{1} << r.below(15);
+          const std::uint64_t take = std::min(n - at, r.below(scale + 1));
+          if (r.below(4) == 0) {
+            copies.emplace_back(x.begin() + static_cast<std::ptrdiff_t>(at),
+                                x.begin() + static_cast<std::ptrdiff_t>(at + take));
+            batch.emplace_back(copies.back());
+          } else {
+            batch.push_back(std::span<const T>(x).subspan(at, take));
+          }
+          at += take;
+        }
+        batched.append(std::span<const std::span<const T>>(batch));
+      }
+      EXPECT_EQ(batched.end(), n);
+      EXPECT_EQ(result_bits<T>(batched), expected)
+          << describe(c) << " batched stream n=" << n << " threads=" << threads << " batches=" << batches;
+    }
+  }
+}
+
 template <class T>
 class PartialStates : public ::testing::Test {};
 using ElementTypes =
@@ -141,6 +184,13 @@ TYPED_TEST(PartialStates, RandomSplitsMergesAndStreamsGiveTheOneCallBits) {
   for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5}, L / 2 - 1, L / 2, L / 2 + 1, L - 1, L,
                           L + 1, 3 * L + 17, 8 * L, 21 * L + 1000}) {
     check_splits<T>(n, 100 + n, n < 100 ? 3 : 6);
+  }
+}
+
+TYPED_TEST(PartialStates, BatchesOfChunksGiveTheOneCallBits) {
+  using T = TypeParam;
+  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{4097}, std::uint64_t{600000} + 7}) {
+    check_batched_stream<T>(n, 500 + n);
   }
 }
 
@@ -271,7 +321,10 @@ TEST(PartialStateApi, RefusalsNameTheProblem) {
                error);
   EXPECT_THROW(a.merge(partial_state::of(operation::max, xs.subspan(3000, 10), 3000)), error);
   EXPECT_THROW(a.append(std::span<const float>()), error);
-  EXPECT_THROW((void)a.result<float>(), error);  // the wrong result type
+  EXPECT_THROW(a.append(std::span<const std::span<const float>>()), error);
+  partial_state dot = partial_state::empty<double>(operation::dot);
+  EXPECT_THROW(dot.append(std::span<const std::span<const double>>()), error);  // x and y chunks
+  EXPECT_THROW((void)a.result<float>(), error);                                 // the wrong result type
 
   partial_state gap = partial_state::of(operation::sum, xs.subspan(4000, 10), 4000);
   gap.merge(a);

@@ -248,6 +248,25 @@ void partial_state::append(std::span<const T> chunk) {
 }
 
 template <class T>
+void partial_state::append(std::span<const std::span<const T>> chunks) {
+  check_type(*state_, element_type_of<T>(), "append");
+  if (arity(state_->op) != 1) throw error("partial_state::append: a dot product takes x and y chunks");
+  // Chunks that follow each other in memory (a caller walking an array) are one range: read as one, they pay no
+  // per-chunk cost (a chunk smaller than a leaf is otherwise gathered into the state's cut leaf).
+  std::vector<partial::chunk_ref> refs;
+  refs.reserve(chunks.size());
+  for (const std::span<const T>& c : chunks) {
+    if (c.empty()) continue;
+    if (!refs.empty() && static_cast<const T*>(refs.back().data) + refs.back().count == c.data()) {
+      refs.back().count += c.size();
+    } else {
+      refs.push_back({c.data(), c.size()});
+    }
+  }
+  state_->append_chunks(refs);
+}
+
+template <class T>
 void partial_state::append(std::span<const T> x_chunk, std::span<const T> y_chunk) {
   check_type(*state_, element_type_of<T>(), "append");
   if (arity(state_->op) != 2) throw error("partial_state::append: only a dot product takes two chunks");
@@ -360,7 +379,8 @@ partial_state partial_state::deserialize(std::span<const std::byte> bytes) {
   template element_type element_type_of<T>();                                                                        \
   template partial_state partial_state::of<T>(detred::operation, std::span<const T>, std::uint64_t, const options&); \
   template partial_state partial_state::empty<T>(detred::operation, const options&);                                 \
-  template void partial_state::append<T>(std::span<const T>);
+  template void partial_state::append<T>(std::span<const T>);                                                        \
+  template void partial_state::append<T>(std::span<const std::span<const T>>);
 DETRED_PARTIAL_TYPE(double)
 DETRED_PARTIAL_TYPE(float)
 DETRED_PARTIAL_TYPE(float16)

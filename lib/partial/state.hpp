@@ -4,11 +4,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <memory>
+#include <span>
 #include <string>
 #include <typeindex>
 #include <utility>
 #include <vector>
+
+#include <omp.h>
 
 #include "api/integer_results.hpp"
 #include "cpu/cpu_backend.hpp"
@@ -19,6 +23,14 @@
 #include "run.hpp"
 
 namespace detred {
+
+namespace partial {
+/// One chunk of a batch append: count elements of the state's element type at data.
+struct chunk_ref {
+  const void* data;
+  std::uint64_t count;
+};
+}  // namespace partial
 
 /// What every operator's state offers the public class.
 struct partial_state::impl {
@@ -33,6 +45,14 @@ struct partial_state::impl {
   virtual void merge_from(const impl& other) = 0;
   /// Appends count elements of each operand after the last range (at 0 for an empty state).
   virtual void append(const void* const* data, std::uint64_t count) = 0;
+  /// Appends the chunks in order, as append() of each would (one operand). The canonical-order states split the
+  /// list between their threads; this default (the exact states) appends them one by one.
+  virtual void append_chunks(std::span<const partial::chunk_ref> chunks) {
+    for (const partial::chunk_ref& c : chunks) {
+      const void* data[2] = {c.data, nullptr};
+      append(data, c.count);
+    }
+  }
   /// Adds count elements of each operand as the global elements [offset, offset + count) of a state that covers
   /// none of them.
   virtual void add(const void* const* data, std::uint64_t count, std::uint64_t offset) = 0;
@@ -118,6 +138,14 @@ class state_for final : public partial_state::impl {
       runs_.push_back(run<Op>::of(x, count, &compute, &how));
     } else {
       runs_.back().extend(x, count, &compute, &how);
+    }
+  }
+
+  void append_chunks(std::span<const chunk_ref> chunks) override {
+    if constexpr (Op::arity != 1) {
+      throw error("partial_state::append: a dot product takes x and y chunks");
+    } else {
+      append_chunk_list(chunks);
     }
   }
 
@@ -246,6 +274,76 @@ class state_for final : public partial_state::impl {
         prefetched_[a] = 0;  // a new walk: what was asked for belongs to another one
       }
       chunk_end_[a] = end;
+    }
+  }
+
+  /// append_chunks of a one-operand state.
+  void append_chunk_list(std::span<const chunk_ref> chunks) {
+    std::uint64_t total = 0;
+    const std::uint64_t first = runs_.empty() ? 0 : runs_.back().end();
+    std::vector<std::uint64_t> starts(chunks.size() + 1, first);  // global index of each chunk's first element
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      if (chunks[c].count > ~std::uint64_t{0} - first - total)
+        throw error("partial state: the elements would end past index 2^64 - 1");
+      total += chunks[c].count;
+      starts[c + 1] = first + total;
+    }
+    const int threads = how.threads > 0 ? how.threads : omp_get_max_threads();
+    const std::uint64_t threshold = how.parallel_threshold_bytes == ~std::uint64_t{0}
+                                        ? cpu::tree_parallel_threshold_bytes
+                                        : how.parallel_threshold_bytes;
+    const int team = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), chunks.size()));
+    if (team <= 1 || total * sizeof(typename Op::input) < threshold) {
+      for (const chunk_ref& c : chunks) {
+        const void* data[1] = {c.data};
+        append(data, c.count);
+      }
+      return;
+    }
+    // Each thread builds the run of a contiguous part of the list (its chunks one after another, with one thread's
+    // engine), then the runs join in order: what merging states of adjacent pieces does, so the bits are the
+    // one-call bits whatever the split. A part boundary may fall inside a leaf; the join completes that leaf.
+    std::vector<run<Op>> parts(static_cast<std::size_t>(team));
+    std::vector<std::exception_ptr> failures(static_cast<std::size_t>(team));
+    cpu::run_options one = how;
+    one.threads = 1;
+#pragma omp parallel num_threads(team)
+    {
+      const auto t = static_cast<std::size_t>(omp_get_thread_num());
+      const auto size = static_cast<std::size_t>(omp_get_num_threads());
+      // Part t: the chunks whose first element lies in [total * t / size, total * (t + 1) / size) of the batch.
+      const auto part_of = [&](std::size_t k) {
+        const std::uint64_t at = first + total / size * k + total % size * k / size;
+        return static_cast<std::size_t>(std::lower_bound(starts.begin(), starts.end() - 1, at) - starts.begin());
+      };
+      try {
+        const std::size_t end = t + 1 == size ? chunks.size() : part_of(t + 1);
+        for (std::size_t c = t == 0 ? 0 : part_of(t); c < end; ++c) {
+          if (chunks[c].count == 0) continue;
+          // The next chunk's first lines, asked for while this one is read (the prefetchers stop at page ends).
+          if (c + 1 < end) {
+            cpu::prefetch_bytes(
+                reinterpret_cast<std::uintptr_t>(chunks[c + 1].data),
+                std::min<std::uint64_t>(follow_bytes, chunks[c + 1].count * sizeof(typename Op::input)));
+          }
+          order::operands<Op> x{};
+          x.data[0] = static_cast<const typename Op::input*>(chunks[c].data);
+          x.first = starts[c];
+          if (parts[t].items().empty()) {
+            parts[t] = run<Op>::of(x, chunks[c].count, &compute, &one);
+          } else {
+            parts[t].extend(x, chunks[c].count, &compute, &one);
+          }
+        }
+      } catch (...) {
+        failures[t] = std::current_exception();
+      }
+    }
+    for (const std::exception_ptr& f : failures) {
+      if (f) std::rethrow_exception(f);
+    }
+    for (run<Op>& part : parts) {
+      if (!part.items().empty()) insert(runs_, std::move(part));
     }
   }
 

@@ -1,7 +1,9 @@
 // detred-stream-bench: a partial state fed consecutive chunks (partial_state::append) against the one-call sum of
-// the same array, interleaved round after round; the ratio is the median of time(one call) / time(stream). Also the
-// cost of building states of uneven pieces and merging them. Target (the partial-states issue): streaming in chunks
+// the same array, interleaved round after round; the ratio is the median of time(one call) / time(stream). The same
+// chunks handed over in batches (append of a list of chunks), and the cost of building states of uneven pieces and
+// merging them. Target (the partial-states issue): streaming in chunks
 // of 4 KiB to 1 MiB at >= 0.90x the one-call throughput, 2 threads, 2^27 doubles. docs/benchmarks.md explains it.
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <span>
@@ -30,10 +32,13 @@ int main(int argc, char** argv) {
   CLI::App app{"detred-stream-bench: partial_state::append in chunks against one detred::sum call, same run"};
   int threads = 2, rounds = 7, log_n = 27;
   std::vector<std::uint64_t> chunk_kib = {4, 64, 1024};
+  std::uint64_t batch_kib = 4096;
   app.add_option("--threads", threads, "threads of both sides")->check(CLI::Range(1, 1024));
   app.add_option("--rounds", rounds, "interleaved rounds per row")->check(CLI::Range(1, 1000));
   app.add_option("--log-n", log_n, "2^K doubles")->check(CLI::Range(10, 32));
   app.add_option("--chunk-kib", chunk_kib, "chunk sizes in KiB")->delimiter(',');
+  app.add_option("--batch-kib", batch_kib, "KiB of chunks per batch in the batched rows")
+      ->check(CLI::Range(1, 1 << 30));
   CLI11_PARSE(app, argc, argv);
 
   const std::uint64_t n = std::uint64_t{1} << log_n;
@@ -80,6 +85,53 @@ int main(int argc, char** argv) {
           return s.result<double>();
         },
         0.90);
+  }
+  // The same chunks handed over in batches (append of a list of chunks): the state's threads share each batch.
+  for (const std::uint64_t kib : chunk_kib) {
+    const std::uint64_t chunk = kib * 1024 / sizeof(double);
+    const std::uint64_t per_batch = std::max<std::uint64_t>(1, batch_kib / kib);
+    row(
+        fmt::format("stream, {} chunks of {} KiB a batch", per_batch, kib),
+        [&] {
+          detred::partial_state s = detred::partial_state::empty<double>(detred::operation::sum, opt);
+          std::vector<std::span<const double>> batch;
+          for (std::uint64_t at = 0; at < n;) {
+            batch.clear();
+            for (std::uint64_t k = 0; k < per_batch && at < n; ++k, at += chunk)
+              batch.push_back(x.subspan(at, std::min(chunk, n - at)));
+            s.append(std::span<const std::span<const double>>(batch));
+          }
+          return s.result<double>();
+        },
+        0.90);
+  }
+  // Chunks of 4 KiB that do not follow each other in memory (blocks of a second buffer in a shuffled order, read in
+  // array order), in batches: the gathering of each chunk into its leaf is paid, shared by the threads.
+  {
+    const std::uint64_t chunk = 4096 / sizeof(double);
+    const std::uint64_t blocks = n / chunk;
+    std::vector<std::uint64_t> place(blocks);
+    for (std::uint64_t b = 0; b < blocks; ++b) place[b] = b;
+    for (std::uint64_t b = blocks; b > 1; --b) std::swap(place[b - 1], place[g.below(b)]);
+    aligned_buffer<double> scattered(blocks * chunk);
+    for (std::uint64_t b = 0; b < blocks; ++b)
+      std::copy_n(x.data() + b * chunk, chunk, scattered.data() + place[b] * chunk);
+    const std::uint64_t per_batch = std::max<std::uint64_t>(1, batch_kib / 4);
+    row(
+        fmt::format("scattered, {} chunks of 4 KiB a batch", per_batch),
+        [&] {
+          detred::partial_state s = detred::partial_state::empty<double>(detred::operation::sum, opt);
+          std::vector<std::span<const double>> batch;
+          for (std::uint64_t b = 0; b < blocks;) {
+            batch.clear();
+            for (std::uint64_t k = 0; k < per_batch && b < blocks; ++k, ++b)
+              batch.emplace_back(scattered.data() + place[b] * chunk, chunk);
+            s.append(std::span<const std::span<const double>>(batch));
+          }
+          if (blocks * chunk < n) s.append(x.subspan(blocks * chunk));
+          return s.result<double>();
+        },
+        0.0);
   }
   // What limits the rows above on a given machine, measured beside them. A chunk too small to split between threads
   // is read by one core: the one-call sum on one thread is that ceiling (same bits: the thread count never changes
