@@ -97,10 +97,10 @@ class partial_state {
   /// Streaming in batches: the chunks, in order, as append() of each would place them (the same bits). The state's
   /// threads (options.threads of of() or empty()) share the batch, each a contiguous part of the list, and chunks
   /// that follow each other in memory are read as one range. A chunk appended alone is read by one thread below the
-  /// engine's parallel threshold (512 KiB), so small chunks stream at about one core's speed; handed over together
-  /// they stream at up to the speed of one call (docs/partial-states.md has the figures). The chunks may lie
-  /// anywhere in memory and need to stay valid only during the call. Throws detred::error for chunks of another
-  /// element type or for a dot product's state.
+  /// engine's parallel threshold (512 KiB; 256 KiB for the compensated and wider states), so small chunks stream at
+  /// about one core's speed; handed over together they stream at up to the speed of one call (docs/partial-states.md
+  /// has the figures). The chunks may lie anywhere in memory and need to stay valid only during the call. Throws
+  /// detred::error for chunks of another element type or for a dot product's state.
   template <class T>
   void append(std::span<const std::span<const T>> chunks);
 

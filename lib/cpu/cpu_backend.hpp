@@ -16,6 +16,13 @@ namespace detred::cpu {
 inline constexpr std::uint64_t tree_parallel_threshold_bytes = std::uint64_t{512} << 10;
 inline constexpr std::uint64_t compensated_parallel_threshold_bytes = std::uint64_t{256} << 10;
 
+/// The threshold of Op: operators with a wider state do more arithmetic per byte.
+template <class Op>
+constexpr std::uint64_t default_parallel_threshold() {
+  return sizeof(typename Op::state) > sizeof(typename Op::value) ? compensated_parallel_threshold_bytes
+                                                                 : tree_parallel_threshold_bytes;
+}
+
 /// How a call is run; no field changes the result bits.
 struct run_options {
   int threads = 0;  ///< >= 0; 0 = the OpenMP default (normally the hardware thread count)

@@ -22,13 +22,6 @@ constexpr std::uint64_t max_blocks = 1024;
 /// The thread count of a call: the caller's, or OpenMP's default.
 int thread_count(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
 
-/// The default threshold for a second thread: operators with a wider state do more arithmetic per byte.
-template <class Op>
-constexpr std::uint64_t default_threshold() {
-  return sizeof(typename Op::state) > sizeof(typename Op::value) ? compensated_parallel_threshold_bytes
-                                                                 : tree_parallel_threshold_bytes;
-}
-
 template <class Op>
 order::node_of<Op> parallel_root(const order::operands<Op>& x, std::uint64_t n, int threads, std::uint64_t threshold,
                                  subtree_fn<Op> subtree) {
@@ -67,16 +60,16 @@ order::node_of<Op> parallel_root(const order::operands<Op>& x, std::uint64_t n, 
 template <class Op>
 typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const run_options& how) {
   const subtree_fn<Op> subtree = subtree_kernel<Op>(kernels_for(resolve(how.instruction_set)));
-  const std::uint64_t threshold =
-      how.parallel_threshold_bytes == ~std::uint64_t{0} ? default_threshold<Op>() : how.parallel_threshold_bytes;
+  const std::uint64_t threshold = how.parallel_threshold_bytes == ~std::uint64_t{0} ? default_parallel_threshold<Op>()
+                                                                                    : how.parallel_threshold_bytes;
   return Op::finalize(parallel_root<Op>(x, n, thread_count(how.threads), threshold, subtree));
 }
 
 template <class Op>
 order::node_of<Op> reduce_to_node(const order::operands<Op>& x, std::uint64_t n, const run_options& how) {
   const subtree_fn<Op> subtree = subtree_kernel<Op>(kernels_for(resolve(how.instruction_set)));
-  const std::uint64_t threshold =
-      how.parallel_threshold_bytes == ~std::uint64_t{0} ? default_threshold<Op>() : how.parallel_threshold_bytes;
+  const std::uint64_t threshold = how.parallel_threshold_bytes == ~std::uint64_t{0} ? default_parallel_threshold<Op>()
+                                                                                    : how.parallel_threshold_bytes;
   return parallel_root<Op>(x, n, thread_count(how.threads), threshold, subtree);
 }
 

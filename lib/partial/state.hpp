@@ -290,7 +290,7 @@ class state_for final : public partial_state::impl {
     }
     const int threads = how.threads > 0 ? how.threads : omp_get_max_threads();
     const std::uint64_t threshold = how.parallel_threshold_bytes == ~std::uint64_t{0}
-                                        ? cpu::tree_parallel_threshold_bytes
+                                        ? cpu::default_parallel_threshold<Op>()
                                         : how.parallel_threshold_bytes;
     const int team = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), chunks.size()));
     if (team <= 1 || total * sizeof(typename Op::input) < threshold) {
