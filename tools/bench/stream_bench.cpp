@@ -132,6 +132,20 @@ int main(int argc, char** argv) {
           return s.result<double>();
         },
         0.0);
+    // The same blocks read in the same order by the state's threads with no state and no gathering (an OpenMP loop
+    // over the blocks, each summed by one thread): what this access pattern allows on the machine at hand.
+    row(
+        "scattered 4 KiB blocks, sum of each, no state",
+        [&] {
+          double total = 0;
+#pragma omp parallel for reduction(+ : total) num_threads(threads) schedule(static)
+          for (std::uint64_t b = 0; b < blocks; ++b) {
+            total += detred::sum(std::span<const double>(scattered.data() + place[b] * chunk, chunk),
+                                 detred::options{.threads = 1});
+          }
+          return total;
+        },
+        0.0, false);
   }
   // What limits the rows above on a given machine, measured beside them. A chunk too small to split between threads
   // is read by one core: the one-call sum on one thread is that ceiling (same bits: the thread count never changes
