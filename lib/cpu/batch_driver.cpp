@@ -17,8 +17,6 @@
 namespace detred::cpu {
 namespace {
 
-int thread_count(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
-
 /// Lines at least this long get all threads each: below it, a second thread does not pay (the threshold of one
 /// array, in elements) and one line per thread balances well enough.
 template <class Op>

@@ -23,6 +23,9 @@ constexpr std::uint64_t default_parallel_threshold() {
                                                                  : tree_parallel_threshold_bytes;
 }
 
+/// The thread count of a call that asks for `requested` (run_options::threads): itself, or OpenMP's default for 0.
+int thread_count(int requested);
+
 /// How a call is run; no field changes the result bits.
 struct run_options {
   int threads = 0;  ///< >= 0; 0 = the OpenMP default (normally the hardware thread count)

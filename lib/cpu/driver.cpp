@@ -19,9 +19,6 @@ namespace {
 /// any sensible thread count.
 constexpr std::uint64_t max_blocks = 1024;
 
-/// The thread count of a call: the caller's, or OpenMP's default.
-int thread_count(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
-
 template <class Op>
 order::node_of<Op> parallel_root(const order::operands<Op>& x, std::uint64_t n, int threads, std::uint64_t threshold,
                                  subtree_fn<Op> subtree) {
@@ -56,6 +53,8 @@ order::node_of<Op> parallel_root(const order::operands<Op>& x, std::uint64_t n, 
 }
 
 }  // namespace
+
+int thread_count(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
 
 template <class Op>
 typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const run_options& how) {

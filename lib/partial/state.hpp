@@ -288,7 +288,7 @@ class state_for final : public partial_state::impl {
       total += chunks[c].count;
       starts[c + 1] = first + total;
     }
-    const int threads = how.threads > 0 ? how.threads : omp_get_max_threads();
+    const int threads = cpu::thread_count(how.threads);
     const std::uint64_t threshold = how.parallel_threshold_bytes == ~std::uint64_t{0}
                                         ? cpu::default_parallel_threshold<Op>()
                                         : how.parallel_threshold_bytes;
