@@ -140,13 +140,13 @@ void doubles(int log_n, cudaStream_t s, cublasHandle_t blas) {
 
   // Integer sums: bytes per second against CUB's double sum of the same bytes. The integer sum is a synchronous
   // call (its result is checked for overflow of the result type on the host), so the baseline fetches its result
-  // and waits too.
+  // and waits too. The target is stated "at memory bandwidth": the large size only (2^16 is launch-bound).
   auto* xi = device_data<std::int64_t>(n, 3, s);
   const std::vector<std::int64_t> hxi = host_copy(xi, n);
   row(
       "int64 sum", "int64", log_n, bytes,
       [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int64_t>(xi, n), ws, s)); }, "CUB Sum f64 + fetch",
-      [&] { fetched(cub_sum, out + 1, s); }, 0.95,
+      [&] { fetched(cub_sum, out + 1, s); }, log_n >= 27 ? 0.95 : 0,
       detred::cuda::sum(std::span<const std::int64_t>(xi, n), ws, s) == detred::sum(std::span<const std::int64_t>(hxi)),
       s);
   check(cudaFree(xi), "free");
@@ -186,7 +186,7 @@ void floats(int log_n, cudaStream_t s, cublasHandle_t blas) {
   row(
       "int32 sum", "int32", log_n, bytes,
       [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int32_t>(xi, n), ws, s)); }, "CUB Sum f32 + fetch",
-      [&] { fetched(cub_sum, out + 1, s); }, 0.95,
+      [&] { fetched(cub_sum, out + 1, s); }, log_n >= 27 ? 0.95 : 0,  // as for int64 above
       detred::cuda::sum(std::span<const std::int32_t>(xi, n), ws, s) == detred::sum(std::span<const std::int32_t>(hxi)),
       s);
   check(cudaFree(xi), "free");
