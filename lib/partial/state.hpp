@@ -294,10 +294,7 @@ class state_for final : public partial_state::impl {
                                         : how.parallel_threshold_bytes;
     const int team = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(threads), chunks.size()));
     if (team <= 1 || total * sizeof(typename Op::input) < threshold) {
-      for (const chunk_ref& c : chunks) {
-        const void* data[1] = {c.data};
-        append(data, c.count);
-      }
+      impl::append_chunks(chunks);  // one by one, on the calling thread
       return;
     }
     // Each thread builds the run of a contiguous part of the list (its chunks one after another, with one thread's
