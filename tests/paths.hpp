@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "api/operators.hpp"
+#include "core/operators.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "detred/detred.hpp"
 #include "test_data.hpp"

@@ -23,24 +23,12 @@
 #include <utility>
 #include <vector>
 
+#include "detred/catalogue.hpp"
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
 
 namespace detred {
-
-/// The reductions a partial state can hold: every operation of the single-array API.
-enum class operation : std::uint8_t { sum, dot, asum, nrm2, min, max, argmin, argmax, stats };
-
-/// The element types of the arrays a reduction reads, as stored.
-enum class element_type : std::uint8_t { float64, float32, float16, bfloat16, int32, int64, uint32, uint64 };
-
-const char* to_string(operation op);
-const char* to_string(element_type t);
-
-/// The element_type of T (double, float, float16, bfloat16, int32_t, int64_t, uint32_t, uint64_t).
-template <class T>
-element_type element_type_of();
 
 /// A half-open range of element indices of the global array.
 struct element_range {

@@ -8,13 +8,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "batch_checks.hpp"
 #include "batch_route.hpp"
+#include "core/batch_checks.hpp"
+#include "core/operators.hpp"
+#include "core/validate.hpp"
 #include "detred/batched.hpp"
 #include "exact_route.hpp"
 #include "group_by_key.hpp"
-#include "operators.hpp"
-#include "validate.hpp"
 
 namespace detred {
 namespace {
@@ -69,8 +69,7 @@ void segmented_exact(exact_cpu::line_op op, std::span<const T> x, const T* y, co
                      const options& opt, const char* what) {
   validate(opt);
   validate_segments(s, x.size(), results.size(), what);
-  exact_route::lines(op, x.data(), y, {.offsets = s.offsets.data()}, results.size(), results.data(), opt,
-                     (std::string("detred::") + what).c_str());
+  exact_route::lines(op, x.data(), y, {.offsets = s.offsets.data()}, results.size(), results.data(), opt);
 }
 
 template <class T>
@@ -78,12 +77,10 @@ void along_axis_exact(exact_cpu::line_op op, const matrix_view<T>& a, int axis, 
                       const options& opt, const char* what) {
   validate(opt);
   const axis_lines l = lines_of(a, axis, results.size(), what);
-  const std::string call = std::string("detred::") + what;
   if (l.contiguous) {
-    exact_route::lines<T>(op, a.data, nullptr, {.stride = l.stride, .length = l.length}, l.count, results.data(), opt,
-                          call.c_str());
+    exact_route::lines<T>(op, a.data, nullptr, {.stride = l.stride, .length = l.length}, l.count, results.data(), opt);
   } else {
-    exact_route::strided_lines(op, a.data, l.length, l.stride, l.count, results.data(), opt, call.c_str());
+    exact_route::strided_lines(op, a.data, l.length, l.stride, l.count, results.data(), opt);
   }
 }
 
@@ -92,36 +89,37 @@ void by_key_exact(std::span<const T> values, std::span<const K> keys, std::span<
   validate(opt);
   const grouped_values<T> g = group_by_key(values, keys, results.size(), opt.threads, "sum_by_key");
   exact_route::lines<T>(exact_cpu::line_op::sum, g.values.data(), nullptr, {.offsets = g.offsets.data()},
-                        results.size(), results.data(), opt, "detred::sum_by_key");
+                        results.size(), results.data(), opt);
 }
 
-/// stats has tree mode only.
-void tree_only(const options& opt, const char* what) {
-  if (opt.mode != mode::tree) {
-    throw error(std::string("detred::") + what + ": mode " + to_string(opt.mode) + " is not available (" + what +
-                " has tree mode only)");
-  }
+/// The mode of a batched call, checked against the catalogue (the batched calls' call shapes).
+template <class T>
+mode checked(const options& o, operation op, call_shape s, const char* what) {
+  return checked_mode<T>(o.mode, op, backend_of(o), s, what);
 }
 
 }  // namespace
 
 #define DETRED_BATCHED(T)                                                                                            \
   void sum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                     \
-    if (o.mode == mode::exact) return segmented_exact<T>(exact_cpu::line_op::sum, v, nullptr, s, r, o, "sum");       \
-    with_policy(validated(o.mode), [&]<class P>() { segmented<order::sum_op<T, P>>(v, s, r, o, "sum"); });           \
+    if (checked<T>(o, operation::sum, call_shape::segments, "detred::sum") == mode::exact)                           \
+      return segmented_exact<T>(exact_cpu::line_op::sum, v, nullptr, s, r, o, "sum");                                \
+    with_policy(o.mode, [&]<class P>() { segmented<order::sum_op<T, P>>(v, s, r, o, "sum"); });                      \
   }                                                                                                                  \
   void asum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                    \
-    if (o.mode == mode::exact) return segmented_exact<T>(exact_cpu::line_op::asum, v, nullptr, s, r, o, "asum");     \
-    with_policy(validated(o.mode), [&]<class P>() { segmented<order::asum_op<T, P>>(v, s, r, o, "asum"); });         \
+    if (checked<T>(o, operation::asum, call_shape::segments, "detred::asum") == mode::exact)                         \
+      return segmented_exact<T>(exact_cpu::line_op::asum, v, nullptr, s, r, o, "asum");                              \
+    with_policy(o.mode, [&]<class P>() { segmented<order::asum_op<T, P>>(v, s, r, o, "asum"); });                    \
   }                                                                                                                  \
   void nrm2(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                    \
-    with_policy(without_exact(o.mode, "detred::nrm2"),                                                               \
+    with_policy(checked<T>(o, operation::nrm2, call_shape::segments, "detred::nrm2"),                                \
                 [&]<class P>() { segmented<order::nrm2_op<T, P>>(v, s, r, o, "nrm2"); });                            \
   }                                                                                                                  \
   void dot(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, const options& o) {               \
     validate_lengths(x.size(), y.size(), "detred::dot");                                                             \
-    if (o.mode == mode::exact) return segmented_exact<T>(exact_cpu::line_op::dot, x, y.data(), s, r, o, "dot");      \
-    with_policy(validated(o.mode), [&]<class P>() {                                                                  \
+    if (checked<T>(o, operation::dot, call_shape::segments, "detred::dot") == mode::exact)                           \
+      return segmented_exact<T>(exact_cpu::line_op::dot, x, y.data(), s, r, o, "dot");                               \
+    with_policy(o.mode, [&]<class P>() {                                                                             \
       using Op = order::dot_op<T, P>;                                                                                \
       validate(o);                                                                                                   \
       validate_segments(s, x.size(), r.size(), "dot");                                                               \
@@ -142,19 +140,21 @@ void tree_only(const options& opt, const char* what) {
     segmented<order::argmax_op<T>>(v, s, r, o, "argmax");                                                            \
   }                                                                                                                  \
   void stats(std::span<const T> v, segments s, std::span<statistics<T>> r, const options& o) {                       \
-    tree_only(o, "stats");                                                                                           \
+    checked<T>(o, operation::stats, call_shape::segments, "detred::stats");                                          \
     segmented<order::moments_op<T>>(v, s, r, o, "stats");                                                            \
   }                                                                                                                  \
   void sum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
-    if (o.mode == mode::exact) return along_axis_exact<T>(exact_cpu::line_op::sum, a, axis, r, o, "sum");            \
-    with_policy(validated(o.mode), [&]<class P>() { along_axis<order::sum_op<T, P>>(a, axis, r, o, "sum"); });       \
+    if (checked<T>(o, operation::sum, call_shape::axis, "detred::sum") == mode::exact)                               \
+      return along_axis_exact<T>(exact_cpu::line_op::sum, a, axis, r, o, "sum");                                     \
+    with_policy(o.mode, [&]<class P>() { along_axis<order::sum_op<T, P>>(a, axis, r, o, "sum"); });                  \
   }                                                                                                                  \
   void asum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                          \
-    if (o.mode == mode::exact) return along_axis_exact<T>(exact_cpu::line_op::asum, a, axis, r, o, "asum");          \
-    with_policy(validated(o.mode), [&]<class P>() { along_axis<order::asum_op<T, P>>(a, axis, r, o, "asum"); });     \
+    if (checked<T>(o, operation::asum, call_shape::axis, "detred::asum") == mode::exact)                             \
+      return along_axis_exact<T>(exact_cpu::line_op::asum, a, axis, r, o, "asum");                                   \
+    with_policy(o.mode, [&]<class P>() { along_axis<order::asum_op<T, P>>(a, axis, r, o, "asum"); });                \
   }                                                                                                                  \
   void nrm2(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                          \
-    with_policy(without_exact(o.mode, "detred::nrm2"),                                                               \
+    with_policy(checked<T>(o, operation::nrm2, call_shape::axis, "detred::nrm2"),                                    \
                 [&]<class P>() { along_axis<order::nrm2_op<T, P>>(a, axis, r, o, "nrm2"); });                        \
   }                                                                                                                  \
   void min(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
@@ -164,20 +164,22 @@ void tree_only(const options& opt, const char* what) {
     along_axis<order::max_op<T>>(a, axis, r, o, "max");                                                              \
   }                                                                                                                  \
   void stats(matrix_view<T> a, int axis, std::span<statistics<T>> r, const options& o) {                             \
-    tree_only(o, "stats");                                                                                           \
+    checked<T>(o, operation::stats, call_shape::axis, "detred::stats");                                              \
     along_axis<order::moments_op<T>>(a, axis, r, o, "stats");                                                        \
   }                                                                                                                  \
   void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& o) {        \
-    if (o.mode == mode::exact) return by_key_exact<T>(v, k, r, o);                                                   \
-    with_policy(validated(o.mode), [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });       \
+    if (checked<T>(o, operation::sum, call_shape::by_key, "detred::sum_by_key") == mode::exact)                      \
+      return by_key_exact<T>(v, k, r, o);                                                                            \
+    with_policy(o.mode, [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                  \
   }                                                                                                                  \
   void sum_by_key(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& o) {         \
-    if (o.mode == mode::exact) return by_key_exact<T>(v, k, r, o);                                                   \
-    with_policy(validated(o.mode), [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });       \
+    if (checked<T>(o, operation::sum, call_shape::by_key, "detred::sum_by_key") == mode::exact)                      \
+      return by_key_exact<T>(v, k, r, o);                                                                            \
+    with_policy(o.mode, [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                  \
   }                                                                                                                  \
   void stats_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<statistics<T>> r,              \
                     const options& o) {                                                                              \
-    tree_only(o, "stats_by_key");                                                                                    \
+    checked<T>(o, operation::stats, call_shape::by_key, "detred::stats_by_key");                                     \
     by_key<order::moments_op<T>>(v, k, r, o, "stats_by_key");                                                        \
   }
 

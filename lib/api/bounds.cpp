@@ -4,9 +4,9 @@
 #include <limits>
 #include <string>
 
+#include "core/validate.hpp"
 #include "detred/bounds.hpp"
 #include "detred/order.hpp"
-#include "validate.hpp"
 
 namespace detred {
 namespace {
@@ -128,7 +128,7 @@ error_bound asum_bound(std::uint64_t n, mode m) {
 // underflow in the combination (gamma_9); the square root and the result's own underflow complete it.
 template <class T>
 error_bound nrm2_bound(std::uint64_t n, mode m) {
-  without_exact(m, "detred::bound(nrm2)");
+  checked_mode<T>(m, operation::nrm2, backend::cpu, call_shape::array, "detred::bound(nrm2)");
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
   double rho = 0;
@@ -148,7 +148,7 @@ error_bound nrm2_bound(std::uint64_t n, mode m) {
 // mean = fl(S^ / n^): one division, and n^ = fl(n) rounds too when n is not a value of T (float beyond 2^24).
 template <class T>
 error_bound mean_bound(std::uint64_t n, mode m) {
-  without_exact(m, "detred::bound(mean)");
+  if (validated(m) == mode::exact) throw error("detred::bound(mean): mode exact is not available (the mean has none)");
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
   // phi bounds |(1 + delta) / (1 + delta_n)|; phi - 1 bounds |(1 + delta) / (1 + delta_n) - 1|.

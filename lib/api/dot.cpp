@@ -1,9 +1,10 @@
 // detred::dot: validate, pick the mode's operator, route.
 #include <span>
 
+#include "core/operators.hpp"
+#include "core/validate.hpp"
 #include "detred/dot.hpp"
 #include "exact_route.hpp"
-#include "operators.hpp"
 #include "route.hpp"
 
 namespace detred {
@@ -12,7 +13,8 @@ namespace {
 template <class T>
 order::float_value_t<T> dot_any(std::span<const T> x, std::span<const T> y, const options& opt) {
   validate(opt);
-  if (opt.mode == mode::exact) return exact_route::dot(x, y, opt, "detred::dot");
+  if (checked_mode<T>(opt.mode, operation::dot, backend_of(opt), call_shape::array, "detred::dot") == mode::exact)
+    return exact_route::dot(x, y, opt, "detred::dot");
   return with_policy(opt.mode, [&]<class P>() { return run<order::dot_op<T, P>>(x, y, opt, "detred::dot"); });
 }
 

@@ -1,6 +1,6 @@
 // The front door's route for mode::exact: the CPU backend's exact kernels (lib/exact) for float and double, one array
-// or a batch of lines; backend::cuda runs the GPU's exact kernel (lib/cuda/exact.cu) for one array; a clear refusal
-// for the element types and the batched calls on backend::cuda, which have no exact path yet.
+// or a batch of lines; backend::cuda runs the GPU's exact kernel (lib/cuda/exact.cu) for one array. The entry points
+// have checked the call against the catalogue (checked_mode) before they come here.
 #pragma once
 
 #include <cstdint>
@@ -8,30 +8,15 @@
 #include <string>
 #include <type_traits>
 
+#include "core/validate.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 #include "exact/exact_backend.hpp"
 #include "exact/exact_batches.hpp"
-#include "validate.hpp"
 
 namespace detred::exact_route {
-
-template <class T>
-void check(const char* what) {
-  if constexpr (!std::is_same_v<T, double> && !std::is_same_v<T, float>) {
-    throw error(std::string(what) + ": mode exact is not available for 16-bit floats (float and double only)");
-  }
-}
-
-/// The batched calls compute exact mode on the CPU only.
-inline void check_batch_backend(const options& opt, const char* what) {
-  if (opt.backend == backend::cuda) {
-    throw error(std::string(what) +
-                ": mode exact is not available on backend cuda for batched calls (the CPU backend computes them)");
-  }
-}
 
 inline cpu::run_options how(const options& opt) { return {.threads = opt.threads, .instruction_set = opt.isa}; }
 
@@ -39,7 +24,6 @@ inline cpu::run_options how(const options& opt) { return {.threads = opt.threads
 template <class T>
 order::float_value_t<T> one_array(cuda::detail::exact_kind kind, std::span<const T> x, const T* y, const options& opt,
                                   const char* what) {
-  check<T>(what);
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
     if (opt.backend == backend::cuda) return cuda_backend::exact_host(kind, x.data(), y, x.size());
     const exact::superaccumulator state =
@@ -48,7 +32,7 @@ order::float_value_t<T> one_array(cuda::detail::exact_kind kind, std::span<const
             : exact_cpu::sum_state(x.data(), x.size(), kind == cuda::detail::exact_kind::asum, how(opt));
     return exact::round_to<T>(state);
   } else {
-    return {};
+    throw error(std::string(what) + ": mode exact is not available for " + to_string(element_type_of<T>()));
   }
 }
 
@@ -64,7 +48,6 @@ order::float_value_t<T> asum(std::span<const T> x, const options& opt, const cha
 
 template <class T>
 order::float_value_t<T> dot(std::span<const T> x, std::span<const T> y, const options& opt, const char* what) {
-  check<T>(what);
   validate_lengths(x.size(), y.size(), what);
   return one_array(cuda::detail::exact_kind::dot, x, y.data(), opt, what);
 }
@@ -72,17 +55,13 @@ order::float_value_t<T> dot(std::span<const T> x, std::span<const T> y, const op
 /// Batches (the batched entry points check their segments, matrix or keys first): every line on the CPU.
 template <class T>
 void lines(exact_cpu::line_op op, const T* x, const T* y, const cpu::line_set& l, std::uint64_t count, T* results,
-           const options& opt, const char* what) {
-  check<T>(what);
-  check_batch_backend(opt, what);
+           const options& opt) {
   exact_cpu::reduce_lines(op, x, y, l, count, results, how(opt));
 }
 
 template <class T>
 void strided_lines(exact_cpu::line_op op, const T* x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
-                   T* results, const options& opt, const char* what) {
-  check<T>(what);
-  check_batch_backend(opt, what);
+                   T* results, const options& opt) {
   exact_cpu::reduce_strided_lines(op, x, length, stride, count, results, how(opt));
 }
 

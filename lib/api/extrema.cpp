@@ -3,8 +3,8 @@
 #include <span>
 #include <string>
 
+#include "core/operators.hpp"
 #include "detred/extrema.hpp"
-#include "operators.hpp"
 #include "route.hpp"
 
 namespace detred {

@@ -5,11 +5,11 @@
 #include <span>
 #include <string>
 
+#include "core/validate.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
-#include "validate.hpp"
 
 namespace detred {
 

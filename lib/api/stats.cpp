@@ -1,9 +1,10 @@
-// detred::stats: tree mode only, then route.
+// detred::stats: the mode checked against the catalogue (tree only), then route.
 #include <span>
 #include <string>
 
+#include "core/operators.hpp"
+#include "core/validate.hpp"
 #include "detred/stats.hpp"
-#include "operators.hpp"
 #include "route.hpp"
 
 namespace detred {
@@ -12,10 +13,7 @@ namespace {
 template <class T>
 statistics<T> stats_any(std::span<const T> x, const options& opt) {
   validate(opt);
-  if (opt.mode != mode::tree) {
-    throw error(std::string("detred::stats: mode ") + to_string(opt.mode) +
-                " is not available (stats has tree mode only)");
-  }
+  checked_mode<T>(opt.mode, operation::stats, backend_of(opt), call_shape::array, "detred::stats");
   return run<order::moments_op<T>>(x, opt);
 }
 

@@ -3,10 +3,11 @@
 #include <span>
 #include <string>
 
+#include "core/integer_results.hpp"
+#include "core/operators.hpp"
+#include "core/validate.hpp"
 #include "detred/sum.hpp"
 #include "exact_route.hpp"
-#include "integer_results.hpp"
-#include "operators.hpp"
 #include "route.hpp"
 
 namespace detred {
@@ -15,7 +16,8 @@ namespace {
 template <class T>
 order::float_value_t<T> sum_floats(std::span<const T> x, const options& opt) {
   validate(opt);
-  if (opt.mode == mode::exact) return exact_route::sum(x, opt, "detred::sum");
+  if (checked_mode<T>(opt.mode, operation::sum, backend_of(opt), call_shape::array, "detred::sum") == mode::exact)
+    return exact_route::sum(x, opt, "detred::sum");
   return with_sum_operator<T>(opt.mode, [&]<class Op>() { return run<Op>(x, opt); });
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include "core/line_set.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 
@@ -35,16 +36,7 @@ struct run_options {
   std::uint64_t parallel_threshold_bytes = ~std::uint64_t{0};
 };
 
-/// The lines of a batch that lie in one piece: line k is x[offsets[k] .. offsets[k+1]) when there are offsets
-/// (segments), x[k * stride .. k * stride + length) otherwise (rows of a row-major matrix).
-struct line_set {
-  const std::uint64_t* offsets = nullptr;
-  std::uint64_t stride = 0;
-  std::uint64_t length = 0;
-
-  std::uint64_t start(std::uint64_t k) const { return offsets != nullptr ? offsets[k] : k * stride; }
-  std::uint64_t size(std::uint64_t k) const { return offsets != nullptr ? offsets[k + 1] - offsets[k] : length; }
-};
+using detred::line_set;  // lib/core/line_set.hpp
 
 /// Op::finalize of the canonical order's root over the operands x[0..n), for every operator in cpu_ops
 /// (kernel_table.hpp). Throws detred::error for an instruction set this CPU lacks or an invalid DETRED_ISA.

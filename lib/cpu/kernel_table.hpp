@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "api/operators.hpp"
+#include "core/operators.hpp"
 #include "cpu_backend.hpp"
 #include "detred/order.hpp"
 

@@ -8,9 +8,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "api/integer_results.hpp"
-#include "api/operators.hpp"
-#include "api/validate.hpp"
+#include "core/integer_results.hpp"
+#include "core/operators.hpp"
+#include "core/validate.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
 #include "detred/order.hpp"
@@ -115,15 +115,17 @@ typename Op::result run_host(const order::operands<Op>& x, std::uint64_t n, work
   return run_device<Op>(staged, n, ws, stream, what);
 }
 
+/// Whether the catalogue has exact mode for operations over T on one array in device memory.
 template <class T>
-constexpr bool has_exact = std::is_same_v<T, double> || std::is_same_v<T, float>;
+constexpr bool has_exact = catalogue::supports(operation::sum, element_type_of<T>(), mode::exact, backend::cuda,
+                                               call_shape::array);
 
 /// Exact mode (exact.cu): enqueues the correctly rounded result of `kind` over device operands into `result`.
 template <class T>
 void exact_into(detail::exact_kind kind, const T* x, const T* y, std::uint64_t n, order::float_value_t<T>* result,
                 workspace& ws, stream_t stream, const char* what) {
   if constexpr (!has_exact<T>) {
-    throw error(std::string(what) + ": mode exact is not available for 16-bit floats (float and double only)");
+    checked_mode<T>(mode::exact, operation::sum, backend::cuda, call_shape::array, what);
   } else {
     if (result == nullptr) throw error(std::string(what) + ": the result pointer is null");
     if (n != 0 && (x == nullptr || (kind == detail::exact_kind::dot && y == nullptr))) {
@@ -168,7 +170,7 @@ template <class T, class Result>
 void sum_async_any(std::span<const T> x, Result* result, workspace& ws, mode m, stream_t stream) {
   if (m == mode::exact)
     return exact_into(detail::exact_kind::sum, x.data(), x.data(), x.size(), result, ws, stream, "detred::cuda::sum");
-  with_sum_operator<T>(without_exact(m, "detred::cuda::sum"),
+  with_sum_operator<T>(checked_mode<T>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
                        [&]<class Op>() { enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA sum"); });
 }
 
@@ -176,7 +178,7 @@ template <class T>
 order::float_value_t<T> sum_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
   if (m == mode::exact)
     return exact_run(detail::exact_kind::sum, x.data(), x.data(), x.size(), ws, stream, "detred::cuda::sum");
-  return with_sum_operator<T>(without_exact(m, "detred::cuda::sum"),
+  return with_sum_operator<T>(checked_mode<T>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
                               [&]<class Op>() { return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
 }
 
@@ -187,15 +189,16 @@ R integer_sum(std::span<const I> x, workspace& ws, stream_t stream) {
 }
 
 template <template <class, class> class Op, class T>
-void policy_async(std::span<const T> x, order::float_value_t<T>* result, workspace& ws, mode m, stream_t stream,
-                  const char* what) {
-  with_policy(without_exact(m, what),
+void policy_async(operation op, std::span<const T> x, order::float_value_t<T>* result, workspace& ws, mode m,
+                  stream_t stream, const char* what) {
+  with_policy(checked_mode<T>(m, op, backend::cuda, call_shape::array, what),
               [&]<class P>() { enqueue_into<Op<T, P>>(one<Op<T, P>>(x), x.size(), result, ws, stream, what); });
 }
 
 template <template <class, class> class Op, class T>
-order::float_value_t<T> policy_run(std::span<const T> x, workspace& ws, mode m, stream_t stream, const char* what) {
-  return with_policy(without_exact(m, what),
+order::float_value_t<T> policy_run(operation op, std::span<const T> x, workspace& ws, mode m, stream_t stream,
+                                   const char* what) {
+  return with_policy(checked_mode<T>(m, op, backend::cuda, call_shape::array, what),
                      [&]<class P>() { return run_device<Op<T, P>>(one<Op<T, P>>(x), x.size(), ws, stream, what); });
 }
 
@@ -206,10 +209,11 @@ void dot_async_any(std::span<const T> x, std::span<const T> y, order::float_valu
     validate_lengths(x.size(), y.size(), "CUDA dot");
     return exact_into(detail::exact_kind::dot, x.data(), y.data(), x.size(), result, ws, stream, "detred::cuda::dot");
   }
-  with_policy(without_exact(m, "detred::cuda::dot"), [&]<class P>() {
-    using Op = order::dot_op<T, P>;
-    enqueue_into<Op>(two<Op>(x, y, "CUDA dot"), x.size(), result, ws, stream, "CUDA dot");
-  });
+  with_policy(checked_mode<T>(m, operation::dot, backend::cuda, call_shape::array, "detred::cuda::dot"),
+              [&]<class P>() {
+                using Op = order::dot_op<T, P>;
+                enqueue_into<Op>(two<Op>(x, y, "CUDA dot"), x.size(), result, ws, stream, "CUDA dot");
+              });
 }
 
 template <class T>
@@ -218,10 +222,11 @@ order::float_value_t<T> dot_any(std::span<const T> x, std::span<const T> y, work
     validate_lengths(x.size(), y.size(), "CUDA dot");
     return exact_run(detail::exact_kind::dot, x.data(), y.data(), x.size(), ws, stream, "detred::cuda::dot");
   }
-  return with_policy(without_exact(m, "detred::cuda::dot"), [&]<class P>() {
-    using Op = order::dot_op<T, P>;
-    return run_device<Op>(two<Op>(x, y, "CUDA dot"), x.size(), ws, stream, "CUDA dot");
-  });
+  return with_policy(checked_mode<T>(m, operation::dot, backend::cuda, call_shape::array, "detred::cuda::dot"),
+                     [&]<class P>() {
+                       using Op = order::dot_op<T, P>;
+                       return run_device<Op>(two<Op>(x, y, "CUDA dot"), x.size(), ws, stream, "CUDA dot");
+                     });
 }
 
 template <class Op>
@@ -263,15 +268,15 @@ std::uint64_t sum(std::span<const std::uint64_t> x, workspace& ws, stream_t stre
 
 double sum_host(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
   if (m == mode::exact) return exact_host<double>(detail::exact_kind::sum, x.data(), x.data(), x.size(), ws, stream);
-  return with_sum_operator<double>(without_exact(m, "detred::cuda::sum"), [&]<class Op>() {
-    return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum");
-  });
+  return with_sum_operator<double>(
+      checked_mode<double>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
+      [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
 }
 float sum_host(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
   if (m == mode::exact) return exact_host<float>(detail::exact_kind::sum, x.data(), x.data(), x.size(), ws, stream);
-  return with_sum_operator<float>(without_exact(m, "detred::cuda::sum"), [&]<class Op>() {
-    return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum");
-  });
+  return with_sum_operator<float>(
+      checked_mode<float>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
+      [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
 }
 
 double dot(std::span<const double> x, std::span<const double> y, workspace& ws, mode m, stream_t stream) {
@@ -306,34 +311,34 @@ void dot_async(std::span<const bfloat16> x, std::span<const bfloat16> y, float* 
 double asum(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
   if (m == mode::exact)
     return exact_run(detail::exact_kind::asum, x.data(), x.data(), x.size(), ws, stream, "detred::cuda::asum");
-  return policy_run<order::asum_op>(x, ws, m, stream, "CUDA asum");
+  return policy_run<order::asum_op>(operation::asum, x, ws, m, stream, "CUDA asum");
 }
 float asum(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
   if (m == mode::exact)
     return exact_run(detail::exact_kind::asum, x.data(), x.data(), x.size(), ws, stream, "detred::cuda::asum");
-  return policy_run<order::asum_op>(x, ws, m, stream, "CUDA asum");
+  return policy_run<order::asum_op>(operation::asum, x, ws, m, stream, "CUDA asum");
 }
 void asum_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
   if (m == mode::exact)
     return exact_into(detail::exact_kind::asum, x.data(), x.data(), x.size(), result, ws, stream, "detred::cuda::asum");
-  policy_async<order::asum_op>(x, result, ws, m, stream, "CUDA asum");
+  policy_async<order::asum_op>(operation::asum, x, result, ws, m, stream, "CUDA asum");
 }
 void asum_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
   if (m == mode::exact)
     return exact_into(detail::exact_kind::asum, x.data(), x.data(), x.size(), result, ws, stream, "detred::cuda::asum");
-  policy_async<order::asum_op>(x, result, ws, m, stream, "CUDA asum");
+  policy_async<order::asum_op>(operation::asum, x, result, ws, m, stream, "CUDA asum");
 }
 double nrm2(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
-  return policy_run<order::nrm2_op>(x, ws, m, stream, "CUDA nrm2");
+  return policy_run<order::nrm2_op>(operation::nrm2, x, ws, m, stream, "CUDA nrm2");
 }
 float nrm2(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
-  return policy_run<order::nrm2_op>(x, ws, m, stream, "CUDA nrm2");
+  return policy_run<order::nrm2_op>(operation::nrm2, x, ws, m, stream, "CUDA nrm2");
 }
 void nrm2_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
-  policy_async<order::nrm2_op>(x, result, ws, m, stream, "CUDA nrm2");
+  policy_async<order::nrm2_op>(operation::nrm2, x, result, ws, m, stream, "CUDA nrm2");
 }
 void nrm2_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
-  policy_async<order::nrm2_op>(x, result, ws, m, stream, "CUDA nrm2");
+  policy_async<order::nrm2_op>(operation::nrm2, x, result, ws, m, stream, "CUDA nrm2");
 }
 
 statistics<double> stats(std::span<const double> x, workspace& ws, stream_t stream) {

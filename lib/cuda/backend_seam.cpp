@@ -8,7 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "api/operators.hpp"
+#include "core/operators.hpp"
 #include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"

@@ -27,8 +27,8 @@
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
 
-#include "api/operators.hpp"
 #include "batch_enqueue.hpp"
+#include "core/operators.hpp"
 #include "cuda_check.hpp"
 #include "leaf_pass.cuh"
 #include "workspace_state.hpp"

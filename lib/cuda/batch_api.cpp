@@ -7,10 +7,10 @@
 
 #include <cuda_runtime_api.h>
 
-#include "api/batch_checks.hpp"
-#include "api/operators.hpp"
-#include "api/validate.hpp"
 #include "batch_enqueue.hpp"
+#include "core/batch_checks.hpp"
+#include "core/operators.hpp"
+#include "core/validate.hpp"
 #include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
@@ -78,22 +78,22 @@ std::span<const T> none() {
 
 #define DETRED_CUDA_BATCHED(T)                                                                                         \
   void sum_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, mode m, stream_t st) {               \
-    with_policy(without_exact(m, "detred::cuda::sum"),                                                                 \
+    with_policy(checked_mode<T>(m, operation::sum, backend::cuda, call_shape::segments, "detred::cuda::sum"),          \
                 [&]<class P>() { segments_on_device<order::sum_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::sum"); }); \
   }                                                                                                                    \
   void asum_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, mode m, stream_t st) {              \
-    with_policy(without_exact(m, "detred::cuda::asum"), [&]<class P>() {                                               \
-      segments_on_device<order::asum_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::asum");                              \
-    });                                                                                                                \
+    with_policy(                                                                                                       \
+        checked_mode<T>(m, operation::asum, backend::cuda, call_shape::segments, "detred::cuda::asum"),                \
+        [&]<class P>() { segments_on_device<order::asum_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::asum"); });       \
   }                                                                                                                    \
   void nrm2_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, mode m, stream_t st) {              \
-    with_policy(without_exact(m, "detred::cuda::nrm2"), [&]<class P>() {                                               \
-      segments_on_device<order::nrm2_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::nrm2");                              \
-    });                                                                                                                \
+    with_policy(                                                                                                       \
+        checked_mode<T>(m, operation::nrm2, backend::cuda, call_shape::segments, "detred::cuda::nrm2"),                \
+        [&]<class P>() { segments_on_device<order::nrm2_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::nrm2"); });       \
   }                                                                                                                    \
   void dot_async(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, workspace& ws, mode m,        \
                  stream_t st) {                                                                                        \
-    with_policy(without_exact(m, "detred::cuda::dot"),                                                                 \
+    with_policy(checked_mode<T>(m, operation::dot, backend::cuda, call_shape::segments, "detred::cuda::dot"),          \
                 [&]<class P>() { segments_on_device<order::dot_op<T, P>>(x, y, s, r, ws, st, "cuda::dot"); });         \
   }                                                                                                                    \
   void min_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, stream_t st) {                       \
@@ -112,15 +112,15 @@ std::span<const T> none() {
     segments_on_device<order::moments_op<T>>(v, none<T>(), s, r, ws, st, "cuda::stats");                               \
   }                                                                                                                    \
   void sum_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, mode m, stream_t st) {                     \
-    with_policy(without_exact(m, "detred::cuda::sum"),                                                                 \
+    with_policy(checked_mode<T>(m, operation::sum, backend::cuda, call_shape::axis, "detred::cuda::sum"),              \
                 [&]<class P>() { axis_on_device<order::sum_op<T, P>>(a, axis, r, ws, st, "cuda::sum"); });             \
   }                                                                                                                    \
   void asum_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, mode m, stream_t st) {                    \
-    with_policy(without_exact(m, "detred::cuda::asum"),                                                                \
+    with_policy(checked_mode<T>(m, operation::asum, backend::cuda, call_shape::axis, "detred::cuda::asum"),            \
                 [&]<class P>() { axis_on_device<order::asum_op<T, P>>(a, axis, r, ws, st, "cuda::asum"); });           \
   }                                                                                                                    \
   void nrm2_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, mode m, stream_t st) {                    \
-    with_policy(without_exact(m, "detred::cuda::nrm2"),                                                                \
+    with_policy(checked_mode<T>(m, operation::nrm2, backend::cuda, call_shape::axis, "detred::cuda::nrm2"),            \
                 [&]<class P>() { axis_on_device<order::nrm2_op<T, P>>(a, axis, r, ws, st, "cuda::nrm2"); });           \
   }                                                                                                                    \
   void min_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, stream_t st) {                             \
@@ -134,7 +134,7 @@ std::span<const T> none() {
   }                                                                                                                    \
   void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, workspace& ws, mode m,       \
                   stream_t st) {                                                                                       \
-    with_policy(without_exact(m, "detred::cuda::sum_by_key"),                                                          \
+    with_policy(checked_mode<T>(m, operation::sum, backend::cuda, call_shape::by_key, "detred::cuda::sum_by_key"),     \
                 [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, ws, st, "sum_by_key"); });             \
   }
 
@@ -175,8 +175,8 @@ class device_copy {
 }  // namespace
 
 template <class Op>
-void reduce_lines_host(const order::operands<Op>& x, std::uint64_t extent, const cpu::line_set& lines,
-                       std::uint64_t count, typename Op::result* results) {
+void reduce_lines_host(const order::operands<Op>& x, std::uint64_t extent, const line_set& lines, std::uint64_t count,
+                       typename Op::result* results) {
   using I = typename Op::input;
   using R = typename Op::result;
   const device_copy first(x.data[0], extent * sizeof(I));

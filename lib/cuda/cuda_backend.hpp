@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include "cpu/cpu_backend.hpp"
+#include "core/line_set.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 #include "exact_enqueue.hpp"
@@ -25,11 +25,11 @@ typename Op::result reduce_host(const order::operands<Op>& x, std::uint64_t n);
 template <class T>
 T exact_host(cuda::detail::exact_kind kind, const T* x, const T* y, std::uint64_t n);
 
-/// The batched forms (the lines of cpu::line_set, and strided lines): host operands of `extent` elements each are
+/// The batched forms (the lines of line_set, and strided lines): host operands of `extent` elements each are
 /// copied to the current device, every line is reduced there, and the results are copied back.
 template <class Op>
-void reduce_lines_host(const order::operands<Op>& x, std::uint64_t extent, const cpu::line_set& lines,
-                       std::uint64_t count, typename Op::result* results);
+void reduce_lines_host(const order::operands<Op>& x, std::uint64_t extent, const line_set& lines, std::uint64_t count,
+                       typename Op::result* results);
 template <class Op>
 void reduce_strided_lines_host(const order::operands<Op>& x, std::uint64_t extent, std::uint64_t length,
                                std::uint64_t stride, std::uint64_t count, typename Op::result* results);

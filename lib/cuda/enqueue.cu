@@ -9,7 +9,7 @@
 
 #include <cuda_runtime.h>
 
-#include "api/operators.hpp"
+#include "core/operators.hpp"
 #include "cuda_check.hpp"
 #include "enqueue.hpp"
 #include "fold_pass.cuh"

@@ -16,8 +16,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "api/operators.hpp"
-#include "api/validate.hpp"
+#include "core/operators.hpp"
+#include "core/validate.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
 #include "enqueue.hpp"

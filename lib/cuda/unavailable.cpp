@@ -5,7 +5,7 @@
 #include <span>
 #include <tuple>
 
-#include "api/operators.hpp"
+#include "core/operators.hpp"
 #include "cuda_backend.hpp"
 #include "detred/cuda.hpp"
 
@@ -35,7 +35,7 @@ template double exact_host<double>(cuda::detail::exact_kind, const double*, cons
 template float exact_host<float>(cuda::detail::exact_kind, const float*, const float*, std::uint64_t);
 
 template <class Op>
-void reduce_lines_host(const order::operands<Op>&, std::uint64_t, const cpu::line_set&, std::uint64_t,
+void reduce_lines_host(const order::operands<Op>&, std::uint64_t, const line_set&, std::uint64_t,
                        typename Op::result*) {
   no_cuda();
 }

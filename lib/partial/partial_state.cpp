@@ -4,9 +4,9 @@
 #include <string>
 #include <typeindex>
 
-#include "api/integer_results.hpp"
-#include "api/operators.hpp"
-#include "api/validate.hpp"
+#include "core/integer_results.hpp"
+#include "core/operators.hpp"
+#include "core/validate.hpp"
 #include "detred/partial.hpp"
 #include "exact_state.hpp"
 #include "state.hpp"
@@ -20,12 +20,6 @@ constexpr std::uint32_t format_version = 1;
 
 template <class T>
 constexpr bool is_float = std::is_same_v<T, double> || std::is_same_v<T, float>;
-template <class T>
-constexpr bool is_half = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
-
-bool has_mode(operation op) {
-  return op == operation::sum || op == operation::dot || op == operation::asum || op == operation::nrm2;
-}
 
 /// An empty state of class State (a partial::state_for<Op> or partial::exact_state<T>).
 template <class State>
@@ -42,64 +36,20 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, element_ty
 template <class T>
 std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const options& opt) {
   const element_type t = element_type_of<T>();
-  // As the single-array calls: stats refuses another mode, the selections and integer sums ignore it.
-  if (op == operation::stats && m != mode::tree) {
-    throw error(std::string("partial_state: stats: mode ") + to_string(m) +
-                " is not available (stats has tree mode only)");
+  if (!catalogue::has(op, t)) {
+    throw error(std::string("partial_state: ") + to_string(t) + " elements have no " + to_string(op));
   }
-  if (!has_mode(op)) m = mode::tree;
+  // As the single-array calls: the modes the catalogue has for a partial state; the selections and integer sums,
+  // exact in any mode, keep tree mode.
+  checked_mode(m, op, t, backend::cpu, call_shape::partial_state, "partial_state");
+  if (catalogue::mode_rule_of(op, t) == catalogue::mode_rule::exact) m = mode::tree;
   if (m == mode::exact) {
     // Exact mode's state is a superaccumulator: the order of the terms does not matter (exact_state.hpp).
-    if constexpr (is_float<T>) {
-      if (op == operation::sum || op == operation::asum || op == operation::dot) {
-        return make_state<partial::exact_state<T>>(op, m, t, opt);
-      }
-    }
-    throw error(std::string("partial_state: ") + to_string(op) + " of " + to_string(t) +
-                " elements has no exact mode (exact mode: sum, asum and dot of float64 and float32)");
+    if constexpr (is_float<T>) return make_state<partial::exact_state<T>>(op, m, t, opt);
   }
-  if (m != mode::tree && m != mode::compensated) {
-    throw error(std::string("partial_state: ") + to_string(op) + " has no partial state in " + to_string(m) +
-                " mode (tree and compensated have one)");
-  }
-  const auto make = [&]<class Op>() { return make_state<partial::state_for<Op>>(op, m, t, opt); };
-  const auto refuse = [&](const char* which) -> std::unique_ptr<partial_state::impl> {
-    throw error(std::string("partial_state: ") + to_string(t) + " elements have no " + to_string(op) + " (" + which +
-                ")");
-  };
-  if constexpr (!is_half<T>) {
-    // The selections: floats and integers alike.
-    if (op == operation::min) return make.template operator()<order::min_op<T>>();
-    if (op == operation::max) return make.template operator()<order::max_op<T>>();
-    if (op == operation::argmin) return make.template operator()<order::argmin_op<T>>();
-    if (op == operation::argmax) return make.template operator()<order::argmax_op<T>>();
-  }
-  if constexpr (is_float<T>) {
-    switch (op) {
-      case operation::sum:
-        return with_policy(m, [&]<class P>() { return make.template operator()<order::sum_op<T, P>>(); });
-      case operation::dot:
-        return with_policy(m, [&]<class P>() { return make.template operator()<order::dot_op<T, P>>(); });
-      case operation::asum:
-        return with_policy(m, [&]<class P>() { return make.template operator()<order::asum_op<T, P>>(); });
-      case operation::nrm2:
-        return with_policy(m, [&]<class P>() { return make.template operator()<order::nrm2_op<T, P>>(); });
-      case operation::stats:
-        return make.template operator()<order::moments_op<T>>();
-      default:
-        break;
-    }
-  } else if constexpr (is_half<T>) {
-    if (op == operation::sum)
-      return with_policy(m, [&]<class P>() { return make.template operator()<order::sum_op<T, P>>(); });
-    if (op == operation::dot)
-      return with_policy(m, [&]<class P>() { return make.template operator()<order::dot_op<T, P>>(); });
-    return refuse("16-bit floats: sum and dot");
-  } else {
-    if (op == operation::sum) return make.template operator()<order::integer_sum_op<T>>();
-    return refuse("integers: sum, min, max, argmin, argmax");
-  }
-  throw error("partial_state: unknown operation " + std::to_string(static_cast<int>(op)));
+  return with_operator<T>(op, m, [&]<class Op>() -> std::unique_ptr<partial_state::impl> {
+    return make_state<partial::state_for<Op>>(op, m, t, opt);
+  });
 }
 
 /// make_state for the element type t.
@@ -135,72 +85,6 @@ void check_type(const partial_state::impl& s, element_type t, const char* what) 
 }
 
 }  // namespace
-
-const char* to_string(operation op) {
-  switch (op) {
-    case operation::sum:
-      return "sum";
-    case operation::dot:
-      return "dot";
-    case operation::asum:
-      return "asum";
-    case operation::nrm2:
-      return "nrm2";
-    case operation::min:
-      return "min";
-    case operation::max:
-      return "max";
-    case operation::argmin:
-      return "argmin";
-    case operation::argmax:
-      return "argmax";
-    case operation::stats:
-      return "stats";
-  }
-  return "unknown operation";
-}
-
-const char* to_string(element_type t) {
-  switch (t) {
-    case element_type::float64:
-      return "float64";
-    case element_type::float32:
-      return "float32";
-    case element_type::float16:
-      return "float16";
-    case element_type::bfloat16:
-      return "bfloat16";
-    case element_type::int32:
-      return "int32";
-    case element_type::int64:
-      return "int64";
-    case element_type::uint32:
-      return "uint32";
-    case element_type::uint64:
-      return "uint64";
-  }
-  return "unknown element type";
-}
-
-template <class T>
-element_type element_type_of() {
-  if constexpr (std::is_same_v<T, double>)
-    return element_type::float64;
-  else if constexpr (std::is_same_v<T, float>)
-    return element_type::float32;
-  else if constexpr (std::is_same_v<T, float16>)
-    return element_type::float16;
-  else if constexpr (std::is_same_v<T, bfloat16>)
-    return element_type::bfloat16;
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return element_type::int32;
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return element_type::int64;
-  else if constexpr (std::is_same_v<T, std::uint32_t>)
-    return element_type::uint32;
-  else
-    return element_type::uint64;
-}
 
 partial_state::partial_state(std::unique_ptr<impl> state) : state_(std::move(state)) {}
 partial_state::partial_state(const partial_state& other) : state_(other.state_->clone()) {}
@@ -376,7 +260,6 @@ partial_state partial_state::deserialize(std::span<const std::byte> bytes) {
 }
 
 #define DETRED_PARTIAL_TYPE(T)                                                                                       \
-  template element_type element_type_of<T>();                                                                        \
   template partial_state partial_state::of<T>(detred::operation, std::span<const T>, std::uint64_t, const options&); \
   template partial_state partial_state::empty<T>(detred::operation, const options&);                                 \
   template void partial_state::append<T>(std::span<const T>);                                                        \

@@ -14,7 +14,7 @@
 
 #include <omp.h>
 
-#include "api/integer_results.hpp"
+#include "core/integer_results.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/prefetch.hpp"
 #include "detred/order.hpp"

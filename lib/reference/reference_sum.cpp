@@ -1,8 +1,8 @@
 // detred::reference::sum: the reference engine with the sum operator of the requested mode.
 #include <span>
 
-#include "api/operators.hpp"
-#include "api/validate.hpp"
+#include "core/operators.hpp"
+#include "core/validate.hpp"
 #include "detred/reference.hpp"
 #include "reference_engine.hpp"
 
@@ -11,7 +11,11 @@ namespace {
 
 template <class T>
 T sum_any(std::span<const T> x, mode m) {
-  return with_sum_operator<T>(without_exact(m, "detred::reference::sum"), [&]<class Op>() { return reduce<Op>(x); });
+  // The reference engine is the canonical order: its modes are tree and compensated (exact mode has no order).
+  if (validated(m) == mode::exact) {
+    throw error("detred::reference::sum: mode exact is not available (the reference runs the canonical order)");
+  }
+  return with_sum_operator<T>(m, [&]<class Op>() { return reduce<Op>(x); });
 }
 
 }  // namespace

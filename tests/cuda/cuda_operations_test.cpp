@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "api/operators.hpp"
+#include "core/operators.hpp"
 #include "cuda/enqueue.hpp"
 #include "cuda/launch_plan.hpp"
 #include "gpu_paths.hpp"

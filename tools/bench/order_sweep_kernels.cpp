@@ -12,7 +12,7 @@
 
 #include <immintrin.h>
 
-#include "api/operators.hpp"
+#include "core/operators.hpp"
 #include "cpu/kernel_table.hpp"
 #include "cpu/prefetch.hpp"
 #include "detred/order.hpp"

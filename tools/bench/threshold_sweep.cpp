@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "aligned_buffer.hpp"
-#include "api/operators.hpp"
+#include "core/operators.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "detred/detred.hpp"
 #include "measure.hpp"

@@ -10,5 +10,6 @@ void add_verify_command(CLI::App& app, int& status);
 void add_record_command(CLI::App& app, int& status);
 void add_check_command(CLI::App& app, int& status);
 void add_gen_command(CLI::App& app, int& status);
+void add_catalogue_command(CLI::App& app, int& status);
 
 }  // namespace detred::verify::cli

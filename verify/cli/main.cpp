@@ -1,5 +1,5 @@
-// detred: reduce, verify, record, check and generate datasets. Every failure is one line on stderr and an exit
-// status from exit_status.hpp; JSON goes to stdout only when the whole command succeeded in producing it.
+// detred: reduce, verify, record, check, generate datasets and print the catalogue. Every failure is one line on stderr
+// and an exit status from exit_status.hpp; JSON goes to stdout only when the whole command succeeded in producing it.
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   add_record_command(app, status);
   add_check_command(app, status);
   add_gen_command(app, status);
+  add_catalogue_command(app, status);
 
   int code = success;
   try {

@@ -14,23 +14,30 @@
 namespace detred::verify::cli {
 namespace {
 
-constexpr std::array all_ops = {op::sum, op::dot,    op::asum,   op::nrm2, op::min,
-                                op::max, op::argmin, op::argmax, op::stats};
+constexpr auto& all_ops = catalogue::operations;
 
 template <class T>
 constexpr bool is_integer_v = std::is_integral_v<T>;
 template <class T>
 constexpr bool is_half_v = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
 
-bool accepts(op o, dtype t) {
-  if (t == dtype::float32 || t == dtype::float64) return true;
-  if (t == dtype::float16 || t == dtype::bfloat16) return o == op::sum || o == op::dot;
-  return o == op::sum || o == op::min || o == op::max || o == op::argmin || o == op::argmax;
-}
+bool accepts(op o, dtype t) { return catalogue::has(o, reduced_as(t)); }
 
+/// "16-bit floats: sum and dot": the operations the catalogue has for t's class of element types.
 std::string accepted_list(dtype t) {
-  if (t == dtype::float16 || t == dtype::bfloat16) return "16-bit floats: sum and dot";
-  return "integers: sum, min, max, argmin, argmax";
+  const element_type e = reduced_as(t);
+  std::vector<std::string> names;
+  for (op o : all_ops) {
+    if (catalogue::has(o, e)) names.emplace_back(to_string(o));
+  }
+  std::string out = catalogue::in(catalogue::halves, e)     ? "16-bit floats: "
+                    : catalogue::in(catalogue::integers, e) ? "integers: "
+                                                            : "floats: ";
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (k > 0) out += k + 1 == names.size() ? " and " : ", ";
+    out += names[k];
+  }
+  return out;
 }
 
 bool is_selection(op o) { return o == op::min || o == op::max || o == op::argmin || o == op::argmax; }
@@ -107,30 +114,6 @@ std::vector<output> run_typed(op o, std::span<const T> x, std::span<const T> y, 
 
 }  // namespace
 
-const char* to_string(op o) {
-  switch (o) {
-    case op::sum:
-      return "sum";
-    case op::dot:
-      return "dot";
-    case op::asum:
-      return "asum";
-    case op::nrm2:
-      return "nrm2";
-    case op::min:
-      return "min";
-    case op::max:
-      return "max";
-    case op::argmin:
-      return "argmin";
-    case op::argmax:
-      return "argmax";
-    case op::stats:
-      return "stats";
-  }
-  return "unknown";
-}
-
 std::optional<op> parse_op(std::string_view name) {
   for (op o : all_ops) {
     if (name == to_string(o)) return o;
@@ -154,13 +137,20 @@ std::string op_names() {
 }
 
 std::vector<std::optional<detred::mode>> modes_of(op o, dtype t) {
-  if (o == op::stats) return {detred::mode::tree};
-  if (is_selection(o) || !is_floating(t)) return {std::nullopt};
-  // Exact mode: sum, dot and asum of float and double (docs/exact.md).
-  if ((o == op::sum || o == op::dot || o == op::asum) && (t == dtype::float32 || t == dtype::float64)) {
-    return {detred::mode::tree, detred::mode::compensated, detred::mode::exact};
+  const element_type e = reduced_as(t);
+  if (catalogue::mode_rule_of(o, e) == catalogue::mode_rule::exact) return {std::nullopt};
+  std::vector<std::optional<detred::mode>> out;
+  for (detred::mode m : catalogue::modes) {
+    if (catalogue::supports(o, e, m, backend::cpu, call_shape::array)) out.emplace_back(m);
   }
-  return {detred::mode::tree, detred::mode::compensated};
+  return out;
+}
+
+void require_accepts(op o, dtype t, const std::string& path) {
+  if (!accepts(o, t)) {
+    throw input_error(path, std::string("--op ") + to_string(o) + " does not read " + to_string(t) + " elements (" +
+                                accepted_list(t) + ")");
+  }
 }
 
 std::vector<operands> make_operands(op o, const std::vector<dataset>& inputs, const read_options& read) {
@@ -170,10 +160,7 @@ std::vector<operands> make_operands(op o, const std::vector<dataset>& inputs, co
   std::vector<operands> out;
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const dataset& x = inputs[k];
-    if (!accepts(o, x.type())) {
-      throw input_error(x.path(), std::string("--op ") + to_string(o) + " does not read " + to_string(x.type()) +
-                                      " elements (" + accepted_list(x.type()) + ")");
-    }
+    require_accepts(o, x.type(), x.path());
     operands in;
     in.x_data = &x;
     in.type = x.type();

@@ -10,12 +10,13 @@
 
 #include "common.hpp"
 #include "dataset.hpp"
+#include "detred/catalogue.hpp"
 
 namespace detred::verify::cli {
 
-enum class op { sum, dot, asum, nrm2, min, max, argmin, argmax, stats };
+/// The operations of the library's catalogue (detred/catalogue.hpp); detred::to_string names them.
+using op = detred::operation;
 
-const char* to_string(op o);
 std::optional<op> parse_op(std::string_view name);
 /// "sum, dot, asum, nrm2, min, max, argmin, argmax or stats".
 std::string op_names();
@@ -38,8 +39,13 @@ struct operands {
 /// for a selection; usage_error for two text columns with another operation.
 std::vector<operands> make_operands(op o, const std::vector<dataset>& inputs, const read_options& read);
 
-/// The modes `o` runs in for element type t: tree and compensated for sum, dot, asum and nrm2 of floating-point
-/// elements; tree alone for stats; none (one run, {nullopt}) for the selections and integer sums, which are exact.
+/// Throws input_error naming `path` unless the catalogue has `o` for elements of t (as the library reduces them):
+/// "--op asum does not read float16 elements (16-bit floats: sum and dot)".
+void require_accepts(op o, dtype t, const std::string& path);
+
+/// The modes `o` runs in for element type t, as the catalogue has them for one array on the CPU: tree, compensated
+/// and (sum, dot, asum of float and double) exact; tree alone for stats; none (one run, {nullopt}) for the
+/// selections and integer sums, which are exact in every mode.
 std::vector<std::optional<detred::mode>> modes_of(op o, dtype t);
 
 /// One named result of a run: `name` is empty for the operations with one result, the member for stats ("count",

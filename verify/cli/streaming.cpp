@@ -276,9 +276,8 @@ std::vector<stream_set> open_stream_sets(op o, const std::vector<std::string>& i
     // would refuse a selection of them as empty, so the selections' one type rule is checked here.
     if (!is_selection(o)) {
       make_operands(o, infos, read);
-    } else if (const dtype t = set.x->info().type(); t == dtype::float16 || t == dtype::bfloat16) {
-      throw input_error(set.x->info().path(), std::string("--op ") + to_string(o) + " does not read " + to_string(t) +
-                                                  " elements (16-bit floats: sum and dot)");
+    } else {
+      require_accepts(o, set.x->info().type(), set.x->info().path());
     }
     out.push_back(std::move(set));
   }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "detred/catalogue.hpp"
 #include "detred/cuda.hpp"
 #include "detred/options.hpp"
 #include "dtypes.hpp"
@@ -51,8 +52,26 @@ concept device_supports = Op::on_gpu &&
      (Op::arity == 2 && requires(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m,
                                  detred::cuda::stream_t s) { Op::device(x, x, ws, m, s); }));
 
+/// Whether the catalogue (detred/catalogue.hpp) has Op over T in one array on backend b; ops outside it (the
+/// reference sum) answer from their overloads.
+template <class Op, class T>
+constexpr bool catalogue_has(detred::backend b, bool overload) {
+  if constexpr (requires { Op::catalogued; }) {
+    return detred::catalogue::has(Op::catalogued, detred::element_type_of<T>(), b, detred::call_shape::array);
+  } else {
+    return overload;
+  }
+}
+
 template <class Op, class T, bool on_device>
 constexpr bool supports() {
+  // The public overloads and the catalogue say the same: checked here for every op and element type the module
+  // compiles, so a catalogue that disagrees with the API does not build.
+  static_assert(host_supports<Op, T> == catalogue_has<Op, T>(detred::backend::cpu, host_supports<Op, T>),
+                "the catalogue and the host API disagree on an element type");
+  static_assert(
+      !Op::on_gpu || device_supports<Op, T> == catalogue_has<Op, T>(detred::backend::cuda, device_supports<Op, T>),
+      "the catalogue and the CUDA API disagree on an element type");
   if constexpr (on_device) {
     return device_supports<Op, T>;
   } else {

@@ -7,45 +7,37 @@ namespace py = pybind11;
 
 namespace detred::python {
 
-const char* name_of(element e) {
-  switch (e) {
-    case element::f64:
-      return "float64";
-    case element::f32:
-      return "float32";
-    case element::f16:
-      return "float16";
-    case element::bf16:
-      return "bfloat16";
-    case element::i32:
-      return "int32";
-    case element::i64:
-      return "int64";
-    case element::u32:
-      return "uint32";
-    case element::u64:
-      break;
-  }
-  return "uint64";
-}
+const char* name_of(element e) { return detred::to_string(e); }  // NumPy's names are the catalogue's
 
-py::dtype storage_dtype(element e) { return py::dtype(e == element::bf16 ? "uint16" : name_of(e)); }
+py::dtype storage_dtype(element e) { return py::dtype(e == element::bfloat16 ? "uint16" : name_of(e)); }
 
 py::ssize_t item_size(const py::dtype& dtype) { return dtype.attr("itemsize").cast<py::ssize_t>(); }
+
+namespace {
+
+/// The element type of a dtype's kind and size, or nothing.
+std::optional<element> element_of_kind(char kind, py::ssize_t size, const py::dtype& dtype) {
+  if (kind == 'f' && size == 8) return element::float64;
+  if (kind == 'f' && size == 4) return element::float32;
+  if (kind == 'f' && size == 2) return element::float16;
+  if (kind == 'i' && size == 8) return element::int64;
+  if (kind == 'i' && size == 4) return element::int32;
+  if (kind == 'u' && size == 8) return element::uint64;
+  if (kind == 'u' && size == 4) return element::uint32;
+  // ml_dtypes' bfloat16: a dtype of its own, not a float kind.
+  if (kind != 'f' && kind != 'i' && kind != 'u' && size == 2 &&
+      py::str(dtype.attr("name")).cast<std::string>() == "bfloat16") {
+    return element::bfloat16;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::optional<element> element_of(const py::dtype& dtype, std::string_view operation) {
   const char kind = dtype.kind();
   const py::ssize_t size = item_size(dtype);
-  std::optional<element> e;
-  if (kind == 'f') {
-    e = size == 8 ? element::f64 : size == 4 ? element::f32 : size == 2 ? element::f16 : std::optional<element>();
-  } else if (kind == 'i') {
-    e = size == 8 ? element::i64 : size == 4 ? element::i32 : std::optional<element>();
-  } else if (kind == 'u') {
-    e = size == 8 ? element::u64 : size == 4 ? element::u32 : std::optional<element>();
-  } else if (size == 2 && py::str(dtype.attr("name")).cast<std::string>() == "bfloat16") {
-    e = element::bf16;  // ml_dtypes' bfloat16: a dtype of its own, not a float kind
-  }
+  const std::optional<element> e = element_of_kind(kind, size, dtype);
   if (e && size > 1) {
     const char order = dtype.byteorder();
     const char native = PY_LITTLE_ENDIAN ? '<' : '>';
@@ -61,20 +53,20 @@ std::optional<element> element_of_dlpack(int code, int bits, int lanes) {
   if (lanes != 1) return {};
   switch (code) {
     case kDLFloat:
-      if (bits == 64) return element::f64;
-      if (bits == 32) return element::f32;
-      if (bits == 16) return element::f16;
+      if (bits == 64) return element::float64;
+      if (bits == 32) return element::float32;
+      if (bits == 16) return element::float16;
       break;
     case kDLBfloat:
-      if (bits == 16) return element::bf16;
+      if (bits == 16) return element::bfloat16;
       break;
     case kDLInt:
-      if (bits == 64) return element::i64;
-      if (bits == 32) return element::i32;
+      if (bits == 64) return element::int64;
+      if (bits == 32) return element::int32;
       break;
     case kDLUInt:
-      if (bits == 64) return element::u64;
-      if (bits == 32) return element::u32;
+      if (bits == 64) return element::uint64;
+      if (bits == 32) return element::uint32;
       break;
     default:
       break;

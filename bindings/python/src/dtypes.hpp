@@ -8,39 +8,22 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
+#include "detred/catalogue.hpp"
 #include "detred/number_types.hpp"
 
 namespace detred::python {
 
-/// Every element type of the C++ library. Which ones an operation takes follows from its C++ overloads (calls.hpp).
-enum class element { f64, f32, f16, bf16, i32, i64, u32, u64 };
-inline constexpr element all_elements[] = {element::f64, element::f32, element::f16, element::bf16,
-                                           element::i32, element::i64, element::u32, element::u64};
+/// Every element type of the C++ library (detred/catalogue.hpp). Which ones an operation takes follows from its C++
+/// overloads (calls.hpp).
+using element = detred::element_type;
+inline constexpr auto& all_elements = detred::catalogue::element_types;
 
-/// f.template operator()<T>() with T the C++ type of e (double, float, detred::float16, detred::bfloat16, int32_t,
-/// int64_t, uint32_t, uint64_t).
+/// f.template operator()<T>() with T the C++ type of e.
 template <class F>
 decltype(auto) with_element(element e, F&& f) {
-  switch (e) {
-    case element::f64:
-      return f.template operator()<double>();
-    case element::f32:
-      return f.template operator()<float>();
-    case element::f16:
-      return f.template operator()<detred::float16>();
-    case element::bf16:
-      return f.template operator()<detred::bfloat16>();
-    case element::i32:
-      return f.template operator()<std::int32_t>();
-    case element::i64:
-      return f.template operator()<std::int64_t>();
-    case element::u32:
-      return f.template operator()<std::uint32_t>();
-    case element::u64:
-      break;
-  }
-  return f.template operator()<std::uint64_t>();
+  return detred::with_type(e, std::forward<F>(f));
 }
 
 /// NumPy's name of the dtype: "float64", ..., "bfloat16" (the name PyTorch and ml_dtypes use).

@@ -9,6 +9,7 @@ namespace detred::python {
 namespace {
 
 struct dot_op : op_traits {
+  static constexpr detred::operation catalogued = detred::operation::dot;
   static constexpr std::size_t arity = 2;
   static constexpr const char* name = "dot";
   static constexpr const char* doc[] = {R"(Deterministic dot product: the sum of a * b over all axes or the given ones.

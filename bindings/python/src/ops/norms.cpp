@@ -34,6 +34,7 @@ ValueError
 )";
 
 struct asum_op : op_traits {
+  static constexpr detred::operation catalogued = detred::operation::asum;
   static constexpr const char* name = "asum";
   static constexpr const char* doc[] = {
       R"(Deterministic 1-norm: the sum of the magnitudes |a_i|, over all axes or the given ones.
@@ -55,6 +56,7 @@ canonical NaN; the sum may overflow to +inf.
 };
 
 struct nrm2_op : op_traits {
+  static constexpr detred::operation catalogued = detred::operation::nrm2;
   static constexpr const char* name = "nrm2";
   static constexpr const char* doc[] = {R"(Deterministic 2-norm: sqrt(sum a_i^2), over all axes or the given ones.
 

@@ -52,6 +52,7 @@ numpy.int64 (numpy.intp), or an int64 array with the other axes: 0-based, as Num
 )";
 
 struct min_op : op_traits {
+  static constexpr detred::operation catalogued = detred::operation::min;
   static constexpr bool has_mode = false;
   static constexpr const char* name = "min";
   static constexpr const char* doc[] = {
@@ -70,6 +71,7 @@ struct min_op : op_traits {
 };
 
 struct max_op : op_traits {
+  static constexpr detred::operation catalogued = detred::operation::max;
   static constexpr bool has_mode = false;
   static constexpr const char* name = "max";
   static constexpr const char* doc[] = {
@@ -89,6 +91,7 @@ struct max_op : op_traits {
 
 // Indices come back as int64, NumPy's index type (numpy.intp on 64-bit machines); no array has 2^63 elements.
 struct argmin_op : op_traits {
+  static constexpr detred::operation catalogued = detred::operation::argmin;
   static constexpr bool has_mode = false;
   static constexpr bool single_axis = true;
   static constexpr const char* name = "argmin";
@@ -109,6 +112,7 @@ struct argmin_op : op_traits {
 };
 
 struct argmax_op : op_traits {
+  static constexpr detred::operation catalogued = detred::operation::argmax;
   static constexpr bool has_mode = false;
   static constexpr bool single_axis = true;
   static constexpr const char* name = "argmax";

@@ -9,6 +9,7 @@ namespace detred::python {
 namespace {
 
 struct stats_op : op_traits {
+  static constexpr detred::operation catalogued = detred::operation::stats;
   static constexpr const char* name = "stats";
   static constexpr const char* doc[] = {
       R"(Deterministic summary statistics from one read of the array, over all axes or the given ones.

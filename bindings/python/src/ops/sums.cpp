@@ -10,6 +10,7 @@ namespace detred::python {
 namespace {
 
 struct sum_op : op_traits {
+  static constexpr detred::operation catalogued = detred::operation::sum;
   static constexpr const char* name = "sum";
   static constexpr const char* doc[] = {
       R"(Deterministic sum of the elements of an array, over all axes or the given ones.

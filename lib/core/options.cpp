@@ -5,8 +5,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "core/validate.hpp"
 #include "detred/options.hpp"
-#include "validate.hpp"
 
 namespace detred {
 namespace {
@@ -124,14 +124,6 @@ void validate(const options& opt) {
   if (opt.threads < 0) {
     throw error("threads must be >= 0 (0 = library default), got " + std::to_string(opt.threads));
   }
-}
-
-mode without_exact(mode m, const char* what) {
-  if (validated(m) == mode::exact) {
-    throw error(std::string(what) + ": mode exact is not available (exact mode covers detred::sum, dot and asum of " +
-                "float and double arrays, single or batched; batched calls on the CPU backend)");
-  }
-  return m;
 }
 
 void validate_lengths(std::uint64_t x, std::uint64_t y, const char* what) {

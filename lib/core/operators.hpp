@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 
+#include "detred/catalogue.hpp"
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
@@ -68,7 +70,7 @@ template <class Op, class... Ops>
 inline constexpr bool listed<Op, op_list<Ops...>> = (std::is_same_v<Op, Ops> || ...);
 
 /// The accumulation policy of a mode (a valid one other than exact, which has no policy of the canonical order:
-/// the entry points that offer it route it to lib/exact first, and the others refuse it with without_exact).
+/// the entry points check the mode against the catalogue with checked_mode and route exact mode to lib/exact first).
 template <class F>
 decltype(auto) with_policy(mode m, F&& f) {
   if (m == mode::exact) throw error("mode exact is not available for this operation");
@@ -81,6 +83,35 @@ template <class T, class F>
 decltype(auto) with_sum_operator(mode m, F&& f) {
   return with_policy(
       m, [&]<class P>() -> decltype(auto) { return std::forward<F>(f).template operator()<order::sum_op<T, P>>(); });
+}
+
+/// Calls f.template operator()<Op>() with the operator of the canonical order for `op` over elements of T in mode
+/// m (tree or compensated; ignored by the operations exact in any mode). The caller has checked op, T and m
+/// against the catalogue (checked_mode); a combination without an operator throws detred::error.
+template <class T, class F>
+decltype(auto) with_operator(operation op, mode m, F&& f) {
+  constexpr element_type t = element_type_of<T>();
+  const auto policy_op = [&]<template <class, class> class Op>() -> decltype(auto) {
+    return with_policy(m, [&]<class P>() -> decltype(auto) { return f.template operator()<Op<T, P>>(); });
+  };
+  if constexpr (catalogue::in(catalogue::floats | catalogue::integers, t)) {
+    if (op == operation::min) return f.template operator()<order::min_op<T>>();
+    if (op == operation::max) return f.template operator()<order::max_op<T>>();
+    if (op == operation::argmin) return f.template operator()<order::argmin_op<T>>();
+    if (op == operation::argmax) return f.template operator()<order::argmax_op<T>>();
+  }
+  if constexpr (catalogue::in(catalogue::integers, t)) {
+    if (op == operation::sum) return f.template operator()<order::integer_sum_op<T>>();
+  } else {
+    if (op == operation::sum) return policy_op.template operator()<order::sum_op>();
+    if (op == operation::dot) return policy_op.template operator()<order::dot_op>();
+  }
+  if constexpr (catalogue::in(catalogue::floats, t)) {
+    if (op == operation::asum) return policy_op.template operator()<order::asum_op>();
+    if (op == operation::nrm2) return policy_op.template operator()<order::nrm2_op>();
+    if (op == operation::stats) return f.template operator()<order::moments_op<T>>();
+  }
+  throw error(std::string(to_string(t)) + " elements have no " + to_string(op));
 }
 
 }  // namespace detred

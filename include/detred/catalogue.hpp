@@ -1,0 +1,242 @@
+// The catalogue: every operation, element type, mode, backend and call shape of detred, and which combinations
+// exist, declared once in the table `entries` below. Every interface asks it instead of deciding for itself: the
+// front door's and the backends' refusals (lib/core/catalogue_checks.hpp), partial states, the verify tool's
+// operation list and modes, and the support table of docs/operations.md (rendered from this table by
+// `detred catalogue --markdown`; a test fails when the document is stale).
+//
+//   static_assert(detred::catalogue::supports(detred::operation::sum, detred::element_type::float32,
+//                                             detred::mode::exact, detred::backend::cpu, detred::call_shape::axis));
+//
+// Plain constexpr C++ (no CUDA header, no library call), usable in host and device translation units alike.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <type_traits>
+
+#include "detred/number_types.hpp"
+#include "detred/options.hpp"
+
+namespace detred {
+
+/// The reductions: every operation of the single-array API.
+enum class operation : std::uint8_t { sum, dot, asum, nrm2, min, max, argmin, argmax, stats };
+
+/// The element types of the arrays a reduction reads, as stored.
+enum class element_type : std::uint8_t { float64, float32, float16, bfloat16, int32, int64, uint32, uint64 };
+
+/// How a call presents its data.
+enum class call_shape : std::uint8_t {
+  array,          ///< one array (detred/sum.hpp ... stats.hpp; cuda::sum ...)
+  segments,       ///< the segments of an array, CSR offsets (detred/batched.hpp)
+  axis,           ///< the rows or the columns of a matrix (detred/batched.hpp)
+  by_key,         ///< values grouped by key: scatter-add (detred/batched.hpp)
+  partial_state,  ///< pieces reduced apart, merged anywhere: streaming, MPI (detred/partial.hpp, detred/mpi.hpp)
+  pieces,         ///< one array spread over several GPUs or streams (cuda::sum(pieces))
+};
+
+/// Lower-case names, as the verify tool, the bindings and error messages spell them.
+const char* to_string(operation op);
+const char* to_string(element_type t);
+const char* to_string(call_shape s);
+
+/// The element_type of T (double, float, float16, bfloat16, int32_t, int64_t, uint32_t, uint64_t).
+template <class T>
+constexpr element_type element_type_of() {
+  if constexpr (std::is_same_v<T, double>)
+    return element_type::float64;
+  else if constexpr (std::is_same_v<T, float>)
+    return element_type::float32;
+  else if constexpr (std::is_same_v<T, float16>)
+    return element_type::float16;
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return element_type::bfloat16;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return element_type::int32;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return element_type::int64;
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return element_type::uint32;
+  else {
+    static_assert(std::is_same_v<T, std::uint64_t>, "not an element type of detred");
+    return element_type::uint64;
+  }
+}
+
+/// f.template operator()<T>() with T the C++ type of t (double, float, float16, bfloat16, int32_t, int64_t, uint32_t,
+/// uint64_t): from a run-time element type to the typed API.
+template <class F>
+constexpr decltype(auto) with_type(element_type t, F&& f) {
+  switch (t) {
+    case element_type::float64:
+      return f.template operator()<double>();
+    case element_type::float32:
+      return f.template operator()<float>();
+    case element_type::float16:
+      return f.template operator()<float16>();
+    case element_type::bfloat16:
+      return f.template operator()<bfloat16>();
+    case element_type::int32:
+      return f.template operator()<std::int32_t>();
+    case element_type::int64:
+      return f.template operator()<std::int64_t>();
+    case element_type::uint32:
+      return f.template operator()<std::uint32_t>();
+    case element_type::uint64:
+      break;
+  }
+  return f.template operator()<std::uint64_t>();
+}
+
+namespace catalogue {
+
+inline constexpr std::array operations = {operation::sum,    operation::dot,    operation::asum,
+                                          operation::nrm2,   operation::min,    operation::max,
+                                          operation::argmin, operation::argmax, operation::stats};
+inline constexpr std::array element_types = {element_type::float64,  element_type::float32, element_type::float16,
+                                             element_type::bfloat16, element_type::int32,   element_type::int64,
+                                             element_type::uint32,   element_type::uint64};
+inline constexpr std::array modes = {mode::tree, mode::compensated, mode::exact};
+/// The backends that compute (backend::automatic picks one of them: the CPU for host memory).
+inline constexpr std::array backends = {backend::cpu, backend::cuda};
+inline constexpr std::array call_shapes = {call_shape::array,  call_shape::segments,      call_shape::axis,
+                                           call_shape::by_key, call_shape::partial_state, call_shape::pieces};
+
+/// A set of values of one of the enums above, as bits (bit k: the value k).
+using set = std::uint32_t;
+template <class E, class... Es>
+constexpr set of(E first, Es... rest) {
+  return ((set{1} << static_cast<unsigned>(first)) | ... | (set{1} << static_cast<unsigned>(rest)));
+}
+template <class E>
+constexpr bool in(set s, E value) {
+  return ((s >> static_cast<unsigned>(value)) & 1U) != 0;
+}
+
+inline constexpr set floats = of(element_type::float64, element_type::float32);
+inline constexpr set halves = of(element_type::float16, element_type::bfloat16);
+inline constexpr set integers =
+    of(element_type::int32, element_type::int64, element_type::uint32, element_type::uint64);
+inline constexpr set every_type = floats | halves | integers;
+
+inline constexpr set host_batches = of(call_shape::segments, call_shape::axis, call_shape::by_key);
+inline constexpr set both_backends = of(backend::cpu, backend::cuda);
+inline constexpr set cpu_only = of(backend::cpu);
+inline constexpr set cuda_only = of(backend::cuda);
+inline constexpr set rounding_modes = of(mode::tree, mode::compensated);  ///< the modes of the canonical order
+inline constexpr set every_mode = of(mode::tree, mode::compensated, mode::exact);
+
+/// What the mode of a call means for an operation.
+enum class mode_rule : std::uint8_t {
+  chosen,     ///< the mode chooses the arithmetic: tree, compensated, and exact where an entry offers it
+  tree_only,  ///< only tree mode exists (stats); the others are refused
+  exact,      ///< the result is exact in any order (selections, integer sums): every mode is accepted, none applies
+};
+
+/// One row of the catalogue: `op` over the element types `types`, in the call shapes `shapes`, on the backends
+/// `backends`, accepts the modes `modes`. A combination is supported when some row contains it.
+struct entry {
+  operation op;
+  set types;
+  set shapes;
+  set backends;
+  set modes;
+};
+
+// clang-format off
+/// Every supported combination. An operation's element types are the union of its rows' (has() below); the modes
+/// tree and compensated reach every shape of the canonical order, exact mode (the correctly rounded result,
+/// docs/exact.md) only the shapes listed in its own rows.
+inline constexpr std::array entries = {
+  //    operation          element types        call shapes                                              backends       modes
+  entry{operation::sum,    floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},
+  entry{operation::sum,    floats | halves,     of(call_shape::partial_state),                           cpu_only,      rounding_modes},
+  entry{operation::sum,    floats,              host_batches,                                            both_backends, rounding_modes},
+  entry{operation::sum,    floats,              of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::sum,    floats,              host_batches | of(call_shape::partial_state),            cpu_only,      every_mode},
+  entry{operation::sum,    floats,              of(call_shape::partial_state, call_shape::pieces),       cuda_only,     every_mode},
+  entry{operation::sum,    integers,            of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::sum,    integers,            of(call_shape::partial_state),                           cpu_only,      every_mode},
+  entry{operation::dot,    floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},
+  entry{operation::dot,    floats | halves,     of(call_shape::partial_state),                           cpu_only,      rounding_modes},
+  entry{operation::dot,    floats,              of(call_shape::segments),                                both_backends, rounding_modes},
+  entry{operation::dot,    floats,              of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::dot,    floats,              of(call_shape::segments, call_shape::partial_state),     cpu_only,      every_mode},
+  entry{operation::asum,   floats,              of(call_shape::array, call_shape::segments, call_shape::axis), both_backends, rounding_modes},
+  entry{operation::asum,   floats,              of(call_shape::partial_state),                           cpu_only,      rounding_modes},
+  entry{operation::asum,   floats,              of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::asum,   floats,              of(call_shape::segments, call_shape::axis, call_shape::partial_state), cpu_only, every_mode},
+  entry{operation::nrm2,   floats,              of(call_shape::array, call_shape::segments, call_shape::axis), both_backends, rounding_modes},
+  entry{operation::nrm2,   floats,              of(call_shape::partial_state),                           cpu_only,      rounding_modes},
+  entry{operation::min,    floats | integers,   of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::min,    floats,              of(call_shape::segments, call_shape::axis),              both_backends, every_mode},
+  entry{operation::min,    floats | integers,   of(call_shape::partial_state),                           cpu_only,      every_mode},
+  entry{operation::max,    floats | integers,   of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::max,    floats,              of(call_shape::segments, call_shape::axis),              both_backends, every_mode},
+  entry{operation::max,    floats | integers,   of(call_shape::partial_state),                           cpu_only,      every_mode},
+  entry{operation::argmin, floats | integers,   of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::argmin, floats,              of(call_shape::segments),                                both_backends, every_mode},
+  entry{operation::argmin, floats | integers,   of(call_shape::partial_state),                           cpu_only,      every_mode},
+  entry{operation::argmax, floats | integers,   of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::argmax, floats,              of(call_shape::segments),                                both_backends, every_mode},
+  entry{operation::argmax, floats | integers,   of(call_shape::partial_state),                           cpu_only,      every_mode},
+  entry{operation::stats,  floats,              of(call_shape::array, call_shape::segments, call_shape::axis, call_shape::by_key), both_backends, of(mode::tree)},
+  entry{operation::stats,  floats,              of(call_shape::partial_state),                           cpu_only,      of(mode::tree)},
+};
+// clang-format on
+
+/// True if `op` over elements of `t` in mode `m` on backend `b` in the call shape `s` exists.
+constexpr bool supports(operation op, element_type t, mode m, backend b, call_shape s) {
+  for (const entry& e : entries) {
+    if (e.op == op && in(e.types, t) && in(e.shapes, s) && in(e.backends, b) && in(e.modes, m)) return true;
+  }
+  return false;
+}
+
+/// True if `op` exists for elements of `t` in some mode, backend and shape.
+constexpr bool has(operation op, element_type t) {
+  for (const entry& e : entries) {
+    if (e.op == op && in(e.types, t)) return true;
+  }
+  return false;
+}
+
+/// True if `op` over `t` exists in the call shape `s` on backend `b`, in some mode.
+constexpr bool has(operation op, element_type t, backend b, call_shape s) {
+  for (const entry& e : entries) {
+    if (e.op == op && in(e.types, t) && in(e.shapes, s) && in(e.backends, b)) return true;
+  }
+  return false;
+}
+
+/// What the mode means for `op` over `t`.
+constexpr mode_rule mode_rule_of(operation op, element_type t) {
+  if (op == operation::stats) return mode_rule::tree_only;
+  const bool selection =
+      op == operation::min || op == operation::max || op == operation::argmin || op == operation::argmax;
+  if (selection || (op == operation::sum && in(integers, t))) return mode_rule::exact;
+  return mode_rule::chosen;
+}
+
+/// How the result of `op` over elements of `t` is typed.
+enum class result_kind : std::uint8_t {
+  element,     ///< the element type itself (min, max; sum, dot, asum, nrm2 of float and double)
+  float32,     ///< float: the sums and dot products of 16-bit floats
+  wide,        ///< int64 or uint64 (the signedness of the elements): integer sums
+  index,       ///< uint64: argmin and argmax
+  statistics,  ///< statistics<T>: stats
+};
+
+constexpr result_kind result_of(operation op, element_type t) {
+  if (op == operation::argmin || op == operation::argmax) return result_kind::index;
+  if (op == operation::stats) return result_kind::statistics;
+  if (op == operation::sum && in(integers, t)) return result_kind::wide;
+  if (in(halves, t)) return result_kind::float32;
+  return result_kind::element;
+}
+
+/// Number of input arrays of `op`: 2 for dot (x and y), 1 otherwise.
+constexpr unsigned arity(operation op) { return op == operation::dot ? 2 : 1; }
+
+}  // namespace catalogue
+}  // namespace detred

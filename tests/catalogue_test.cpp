@@ -1,0 +1,201 @@
+// The catalogue against the library: every combination it declares runs, every other mode is refused with the one
+// message checked_mode gives. Host API on the CPU backend, for the call shapes array, segments, axis, by_key and
+// partial_state (the CUDA side is in tests/cuda, where a device runs it).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "detred/catalogue.hpp"
+#include "detred/detred.hpp"
+
+namespace detred {
+namespace {
+
+template <class T>
+std::vector<T> values(std::size_t n) {
+  std::vector<T> x(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+      x[i] = static_cast<T>(std::is_same_v<T, float16> ? 0x3c00 : 0x3f80);  // 1.0
+    } else {
+      x[i] = static_cast<T>(i % 7 + 1);
+    }
+  }
+  return x;
+}
+
+/// Calls `op` over x (and x as y for dot) through the public single-array API, in the call shape `s`.
+template <class T>
+void call(operation op, call_shape s, const std::vector<T>& data, const options& opt) {
+  const std::span<const T> x(data);
+  if (s == call_shape::array) {
+    switch (op) {
+      case operation::sum:
+        (void)sum(x, opt);
+        return;
+      case operation::dot:
+        if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+          (void)dot(x, x, opt);
+          return;
+        }
+        break;
+      case operation::asum:
+      case operation::nrm2:
+      case operation::stats:
+        if constexpr (std::is_floating_point_v<T>) {
+          if (op == operation::asum) (void)asum(x, opt);
+          if (op == operation::nrm2) (void)nrm2(x, opt);
+          if (op == operation::stats) (void)stats(x, opt);
+          return;
+        }
+        break;
+      case operation::min:
+      case operation::max:
+      case operation::argmin:
+      case operation::argmax:
+        if constexpr (!std::is_same_v<T, float16> && !std::is_same_v<T, bfloat16>) {
+          if (op == operation::min) (void)min(x, opt);
+          if (op == operation::max) (void)max(x, opt);
+          if (op == operation::argmin) (void)argmin(x, opt);
+          if (op == operation::argmax) (void)argmax(x, opt);
+          return;
+        }
+        break;
+    }
+    FAIL() << "the test has no call of " << to_string(op) << " of " << to_string(element_type_of<T>());
+  }
+  if (s == call_shape::partial_state) {
+    if (op == operation::dot) {
+      if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+        (void)partial_state::of_dot(x, x, 0, opt);
+      }
+    } else {
+      (void)partial_state::of(op, x, 0, opt);
+    }
+    return;
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    const std::vector<std::uint64_t> offsets = {0, 3, data.size()};
+    std::vector<T> r(2);
+    std::vector<std::uint64_t> index(2);
+    std::vector<statistics<T>> st(2);
+    const segments seg{offsets};
+    const matrix_view<T> a{data.data(), 2, data.size() / 2, data.size() / 2};
+    std::vector<std::uint32_t> keys(data.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = static_cast<std::uint32_t>(i % 2);
+    const std::span<const std::uint32_t> k(keys);
+    if (s == call_shape::segments) {
+      if (op == operation::sum) return sum(x, seg, std::span<T>(r), opt);
+      if (op == operation::dot) return dot(x, x, seg, std::span<T>(r), opt);
+      if (op == operation::asum) return asum(x, seg, std::span<T>(r), opt);
+      if (op == operation::nrm2) return nrm2(x, seg, std::span<T>(r), opt);
+      if (op == operation::min) return min(x, seg, std::span<T>(r), opt);
+      if (op == operation::max) return max(x, seg, std::span<T>(r), opt);
+      if (op == operation::argmin) return argmin(x, seg, std::span<std::uint64_t>(index), opt);
+      if (op == operation::argmax) return argmax(x, seg, std::span<std::uint64_t>(index), opt);
+      if (op == operation::stats) return stats(x, seg, std::span<statistics<T>>(st), opt);
+    }
+    if (s == call_shape::axis) {
+      if (op == operation::sum) return sum(a, 1, std::span<T>(r), opt);
+      if (op == operation::asum) return asum(a, 1, std::span<T>(r), opt);
+      if (op == operation::nrm2) return nrm2(a, 1, std::span<T>(r), opt);
+      if (op == operation::min) return min(a, 1, std::span<T>(r), opt);
+      if (op == operation::max) return max(a, 1, std::span<T>(r), opt);
+      if (op == operation::stats) return stats(a, 1, std::span<statistics<T>>(st), opt);
+    }
+    if (s == call_shape::by_key) {
+      if (op == operation::sum) return sum_by_key(x, k, std::span<T>(r), opt);
+      if (op == operation::stats) return stats_by_key(x, k, std::span<statistics<T>>(st), opt);
+    }
+  }
+  FAIL() << "the catalogue has " << to_string(op) << " of " << to_string(element_type_of<T>()) << " in shape "
+         << to_string(s) << ", which the public API does not offer";
+}
+
+constexpr call_shape host_shapes[] = {call_shape::array, call_shape::segments, call_shape::axis, call_shape::by_key,
+                                      call_shape::partial_state};
+
+TEST(Catalogue, EveryDeclaredCombinationRunsAndEveryOtherModeIsRefused) {
+  int ran = 0;
+  int refused = 0;
+  for (operation op : catalogue::operations) {
+    for (element_type t : catalogue::element_types) {
+      for (call_shape s : host_shapes) {
+        if (!catalogue::has(op, t, backend::cpu, s)) continue;
+        for (mode m : catalogue::modes) {
+          const bool declared = catalogue::supports(op, t, m, backend::cpu, s);
+          const std::string what =
+              std::string(to_string(op)) + " of " + to_string(t) + ", " + to_string(s) + ", mode " + to_string(m);
+          with_type(t, [&]<class T>() {
+            const std::vector<T> data = values<T>(10);
+            try {
+              call<T>(op, s, data, {.mode = m, .threads = 1});
+              EXPECT_TRUE(declared) << what << " runs, but the catalogue does not declare it";
+              ++ran;
+            } catch (const error& e) {
+              EXPECT_FALSE(declared) << what << " is declared, but throws: " << e.what();
+              EXPECT_NE(std::string(e.what()).find(std::string("mode ") + to_string(m) + " is not available"),
+                        std::string::npos)
+                  << what << ": " << e.what();
+              ++refused;
+            }
+          });
+        }
+      }
+    }
+  }
+  // Guards against a loop that tests nothing: the catalogue has well over a hundred host combinations.
+  EXPECT_GT(ran, 100);
+  EXPECT_GT(refused, 10);
+}
+
+TEST(Catalogue, AnOperationAnElementTypeLacksIsRefusedByPartialStates) {
+  const std::vector<float16> h = values<float16>(4);
+  try {
+    (void)partial_state::of(operation::nrm2, std::span<const float16>(h), 0);
+    FAIL() << "nrm2 of float16 was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("float16 elements have no nrm2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Catalogue, RefusalsSayWhereTheModeIsAvailable) {
+  const std::vector<double> x = values<double>(10);
+  const std::vector<std::uint64_t> offsets = {0, 10};
+  std::vector<double> r(1);
+  try {
+    sum(std::span<const double>(x), segments{offsets}, std::span<double>(r),
+        {.mode = mode::exact, .backend = backend::cuda});
+    FAIL() << "exact segments on backend cuda were accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("detred::sum: mode exact is not available on backend cuda for segments "
+                                         "(sum of float64 has it on backend cpu: array, segments, axis, by_key, "
+                                         "partial_state; on backend cuda: array, partial_state, pieces)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Catalogue, ElementTypesAndNamesAgree) {
+  EXPECT_EQ(element_type_of<double>(), element_type::float64);
+  EXPECT_EQ(element_type_of<bfloat16>(), element_type::bfloat16);
+  EXPECT_EQ(element_type_of<std::uint32_t>(), element_type::uint32);
+  for (element_type t : catalogue::element_types) {
+    with_type(t, [&]<class T>() { EXPECT_EQ(element_type_of<T>(), t) << to_string(t); });
+  }
+  EXPECT_STREQ(to_string(call_shape::by_key), "by_key");
+  static_assert(
+      catalogue::supports(operation::sum, element_type::float32, mode::exact, backend::cpu, call_shape::axis));
+  static_assert(
+      !catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cpu, call_shape::array));
+  static_assert(catalogue::mode_rule_of(operation::stats, element_type::float64) == catalogue::mode_rule::tree_only);
+  static_assert(catalogue::result_of(operation::sum, element_type::int32) == catalogue::result_kind::wide);
+}
+
+}  // namespace
+}  // namespace detred
