@@ -6,6 +6,8 @@
 Rows (docs/bindings.md has the targets and the measured numbers):
   - call overhead: one call on a 1-element float64 array, as the median over rounds of the mean of a batch of calls;
   - throughput: 2^24 float64 on one thread (threads=1; numpy.sum is single-threaded), median over rounds;
+  - one axis of a C-ordered 4096 x 4096 float32 matrix (axis=0: column sums, axis=1: row sums), default threads and
+    one thread, against numpy.sum(m, axis=...);
   - GPU (skipped without CuPy or a usable device): 2^28 and 2^16 float32 CuPy arrays, cupy.sum (synchronized) against
     detred.sum (which returns the value on the host, so it includes the copy of the result), and torch.sum if present.
 Each round runs every contender once, in turn, so that a slow phase of the machine affects them alike.
@@ -55,6 +57,18 @@ def cpu_rows(rounds):
     row("numpy.sum, 2^24 float64", t["numpy"], t["numpy"], x.nbytes)
     row("detred.sum tree, 2^24, threads=1", t["tree"], t["numpy"], x.nbytes)
     row("detred.sum compensated, 2^24, 1 thr", t["compensated"], t["numpy"], x.nbytes)
+
+    # One axis of a C-ordered matrix: each lane reduced by the library's batched call (docs/bindings.md).
+    m = np.random.default_rng(2).standard_normal((4096, 4096)).astype(np.float32)
+    for axis in [0, 1]:
+        t = interleaved({
+            "numpy": lambda: np.sum(m, axis=axis),
+            "detred": lambda: detred.sum(m, axis=axis),
+            "detred1": lambda: detred.sum(m, axis=axis, threads=1),
+        }, rounds, 3)
+        row(f"numpy.sum, 4096^2 float32, axis={axis}", t["numpy"], t["numpy"], m.nbytes)
+        row(f"detred.sum, axis={axis}", t["detred"], t["numpy"], m.nbytes)
+        row(f"detred.sum, axis={axis}, threads=1", t["detred1"], t["numpy"], m.nbytes)
 
 
 def gpu_rows(rounds):

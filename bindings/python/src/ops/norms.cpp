@@ -2,6 +2,7 @@
 #include <span>
 
 #include "define.hpp"
+#include "detred/batched.hpp"
 #include "detred/cuda.hpp"
 #include "detred/norms.hpp"
 
@@ -44,6 +45,12 @@ canonical NaN; the sum may overflow to +inf.
 )",
       norm_parameters};
 
+  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
+  template <class T, class R>
+  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
+      -> decltype(detred::asum(a, axis, r, opt)) {
+    detred::asum(a, axis, r, opt);
+  }
   template <class T>
   static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::asum(x, opt)) {
     return detred::asum(x, opt);
@@ -66,6 +73,12 @@ An empty array gives +0.0; NaN gives the canonical NaN; an infinite element give
 )",
                                         norm_parameters};
 
+  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
+  template <class T, class R>
+  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
+      -> decltype(detred::nrm2(a, axis, r, opt)) {
+    detred::nrm2(a, axis, r, opt);
+  }
   template <class T>
   static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::nrm2(x, opt)) {
     return detred::nrm2(x, opt);

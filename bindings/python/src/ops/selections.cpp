@@ -3,6 +3,7 @@
 #include <span>
 
 #include "define.hpp"
+#include "detred/batched.hpp"
 #include "detred/cuda.hpp"
 #include "detred/extrema.hpp"
 
@@ -59,6 +60,12 @@ struct min_op : op_traits {
       "Deterministic minimum of the elements of an array, over all axes or the given ones.\n", selection_rules,
       value_returns};
 
+  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
+  template <class T, class R>
+  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
+      -> decltype(detred::min(a, axis, r, opt)) {
+    detred::min(a, axis, r, opt);
+  }
   template <class T>
   static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::min(x, opt)) {
     return detred::min(x, opt);
@@ -78,6 +85,12 @@ struct max_op : op_traits {
       "Deterministic maximum of the elements of an array, over all axes or the given ones.\n", selection_rules,
       value_returns};
 
+  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
+  template <class T, class R>
+  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
+      -> decltype(detred::max(a, axis, r, opt)) {
+    detred::max(a, axis, r, opt);
+  }
   template <class T>
   static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::max(x, opt)) {
     return detred::max(x, opt);

@@ -2,6 +2,7 @@
 #include <span>
 
 #include "define.hpp"
+#include "detred/batched.hpp"
 #include "detred/cuda.hpp"
 #include "detred/reference.hpp"
 #include "detred/sum.hpp"
@@ -66,6 +67,12 @@ OverflowError
     for an integer sum that does not fit int64 (uint64); the message states the exact sum.
 )"};
 
+  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
+  template <class T, class R>
+  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
+      -> decltype(detred::sum(a, axis, r, opt)) {
+    detred::sum(a, axis, r, opt);
+  }
   template <class T>
   static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::sum(x, opt)) {
     return detred::sum(x, opt);
