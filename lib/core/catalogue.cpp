@@ -1,4 +1,6 @@
 // The catalogue's names, and the one refusal of a mode that the catalogue does not have (validate.hpp).
+#include <array>
+#include <cstddef>
 #include <string>
 
 #include "core/validate.hpp"
@@ -6,69 +8,36 @@
 
 namespace detred {
 
-const char* to_string(operation op) {
-  switch (op) {
-    case operation::sum:
-      return "sum";
-    case operation::dot:
-      return "dot";
-    case operation::asum:
-      return "asum";
-    case operation::nrm2:
-      return "nrm2";
-    case operation::min:
-      return "min";
-    case operation::max:
-      return "max";
-    case operation::argmin:
-      return "argmin";
-    case operation::argmax:
-      return "argmax";
-    case operation::stats:
-      return "stats";
+namespace {
+
+/// Each enum's names, in the order of its values (the catalogue's arrays list the values in that order too).
+constexpr std::array operation_names = {"sum", "dot", "asum", "nrm2", "min", "max", "argmin", "argmax", "stats"};
+constexpr std::array element_type_names = {"float64", "float32", "float16", "bfloat16",
+                                           "int32",   "int64",   "uint32",  "uint64"};
+constexpr std::array call_shape_names = {"array", "segments", "axis", "by_key", "partial_state", "pieces"};
+constexpr bool in_value_order(const auto& values) {
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (static_cast<std::size_t>(values[k]) != k) return false;
   }
-  return "unknown operation";
+  return true;
+}
+static_assert(in_value_order(catalogue::operations) && in_value_order(catalogue::element_types) &&
+              in_value_order(catalogue::call_shapes));
+static_assert(operation_names.size() == catalogue::operations.size());
+static_assert(element_type_names.size() == catalogue::element_types.size());
+static_assert(call_shape_names.size() == catalogue::call_shapes.size());
+
+template <class E, std::size_t N>
+const char* name_of(E value, const std::array<const char*, N>& names, const char* unknown) {
+  const auto k = static_cast<std::size_t>(value);
+  return k < N ? names[k] : unknown;
 }
 
-const char* to_string(element_type t) {
-  switch (t) {
-    case element_type::float64:
-      return "float64";
-    case element_type::float32:
-      return "float32";
-    case element_type::float16:
-      return "float16";
-    case element_type::bfloat16:
-      return "bfloat16";
-    case element_type::int32:
-      return "int32";
-    case element_type::int64:
-      return "int64";
-    case element_type::uint32:
-      return "uint32";
-    case element_type::uint64:
-      return "uint64";
-  }
-  return "unknown element type";
-}
+}  // namespace
 
-const char* to_string(call_shape s) {
-  switch (s) {
-    case call_shape::array:
-      return "array";
-    case call_shape::segments:
-      return "segments";
-    case call_shape::axis:
-      return "axis";
-    case call_shape::by_key:
-      return "by_key";
-    case call_shape::partial_state:
-      return "partial_state";
-    case call_shape::pieces:
-      return "pieces";
-  }
-  return "unknown call shape";
-}
+const char* to_string(operation op) { return name_of(op, operation_names, "unknown operation"); }
+const char* to_string(element_type t) { return name_of(t, element_type_names, "unknown element type"); }
+const char* to_string(call_shape s) { return name_of(s, call_shape_names, "unknown call shape"); }
 
 namespace {
 
