@@ -1,13 +1,14 @@
-// The front door's one routing step: validated options, then the CPU backend or the CUDA backend for an operator.
+// The front door's one routing step: validated options, then the backend the options name (backends.hpp) for an
+// operator.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
 
+#include "backends.hpp"
+#include "core/backend_seam.hpp"
 #include "core/validate.hpp"
-#include "cpu/cpu_backend.hpp"
-#include "cuda/cuda_backend.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 
@@ -17,8 +18,9 @@ namespace detred {
 template <class Op>
 typename Op::result run(const order::operands<Op>& x, std::uint64_t n, const options& opt) {
   validate(opt);
-  if (opt.backend == backend::cuda) return cuda_backend::reduce_host<Op>(x, n);
-  return cpu::reduce<Op>(x, n, {.threads = opt.threads, .instruction_set = opt.isa});
+  typename Op::result result{};
+  seam_for(opt.backend).reduce[index_in<Op, all_operators>::value](&x, n, &result, opt);
+  return result;
 }
 
 /// Op over one array.

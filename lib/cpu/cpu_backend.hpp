@@ -9,7 +9,14 @@
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 
+namespace detred {
+struct backend_seam;
+}
+
 namespace detred::cpu {
+
+/// The CPU backend's entry points for the front door (lib/core/backend_seam.hpp; seam.cpp).
+const backend_seam& seam();
 
 /// Below these many bytes one thread is faster than waking a second one (measured with detred-threshold-sweep;
 /// docs/performance.md has the table). Compensated mode does seven times the arithmetic per element, so a second

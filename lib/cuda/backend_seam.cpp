@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "core/backend_seam.hpp"
 #include "core/operators.hpp"
 #include "cuda_backend.hpp"
 #include "cuda_check.hpp"
@@ -63,5 +64,10 @@ struct instantiate_all<op_list<Ops...>> {
   static constexpr std::tuple pointers{&reduce_host<Ops>...};
 };
 template struct instantiate_all<all_operators>;
+
+const backend_seam& seam() {
+  static const backend_seam s = seam_of<entry_points>();
+  return s;
+}
 
 }  // namespace detred::cuda_backend

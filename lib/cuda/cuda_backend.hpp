@@ -10,7 +10,15 @@
 #include "detred/order.hpp"
 #include "exact_enqueue.hpp"
 
+namespace detred {
+struct backend_seam;
+}
+
 namespace detred::cuda_backend {
+
+/// The CUDA backend's entry points for the front door (lib/core/backend_seam.hpp): the reductions of host (or
+/// device) operands below, on the current device. Without CUDA (unavailable.cpp) every entry throws.
+const backend_seam& seam();
 
 /// True if the CUDA backend is compiled in and a device is usable.
 bool available();
@@ -33,5 +41,25 @@ void reduce_lines_host(const order::operands<Op>& x, std::uint64_t extent, const
 template <class Op>
 void reduce_strided_lines_host(const order::operands<Op>& x, std::uint64_t extent, std::uint64_t length,
                                std::uint64_t stride, std::uint64_t count, typename Op::result* results);
+
+/// The typed calls above as lib/core/backend_seam.hpp's seam_of<Impl> takes them (the options carry nothing the
+/// CUDA backend uses here: it runs on the current device).
+struct entry_points {
+  template <class Op>
+  static typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const options&) {
+    return reduce_host<Op>(x, n);
+  }
+  template <class Op>
+  static void reduce_lines(const order::operands<Op>& x, std::uint64_t extent, const line_set& lines,
+                           std::uint64_t count, typename Op::result* results, const options&) {
+    reduce_lines_host<Op>(x, extent, lines, count, results);
+  }
+  template <class Op>
+  static void reduce_strided_lines(const order::operands<Op>& x, std::uint64_t extent, std::uint64_t length,
+                                   std::uint64_t stride, std::uint64_t count, typename Op::result* results,
+                                   const options&) {
+    reduce_strided_lines_host<Op>(x, extent, length, stride, count, results);
+  }
+};
 
 }  // namespace detred::cuda_backend

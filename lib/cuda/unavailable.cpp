@@ -5,6 +5,7 @@
 #include <span>
 #include <tuple>
 
+#include "core/backend_seam.hpp"
 #include "core/operators.hpp"
 #include "cuda_backend.hpp"
 #include "detred/cuda.hpp"
@@ -59,6 +60,11 @@ struct instantiate_batches<op_list<Ops...>> {
   static constexpr std::tuple pointers{&reduce_lines_host<Ops>..., &reduce_strided_lines_host<Ops>...};
 };
 template struct instantiate_batches<batch_operators>;
+
+const backend_seam& seam() {
+  static const backend_seam s = seam_of<entry_points>();
+  return s;
+}
 
 }  // namespace cuda_backend
 

@@ -1,0 +1,35 @@
+// The CPU backend's seam (lib/core/backend_seam.hpp): its typed entry points, as the front door calls them.
+#include "core/backend_seam.hpp"
+#include "cpu_backend.hpp"
+
+namespace detred::cpu {
+namespace {
+
+run_options how(const options& opt) { return {.threads = opt.threads, .instruction_set = opt.isa}; }
+
+struct cpu_backend {
+  template <class Op>
+  static typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const options& opt) {
+    return cpu::reduce<Op>(x, n, how(opt));
+  }
+  template <class Op>
+  static void reduce_lines(const order::operands<Op>& x, std::uint64_t, const line_set& lines, std::uint64_t count,
+                           typename Op::result* results, const options& opt) {
+    cpu::reduce_lines<Op>(x, lines, count, results, how(opt));
+  }
+  template <class Op>
+  static void reduce_strided_lines(const order::operands<Op>& x, std::uint64_t, std::uint64_t length,
+                                   std::uint64_t stride, std::uint64_t count, typename Op::result* results,
+                                   const options& opt) {
+    cpu::reduce_strided_lines<Op>(x, length, stride, count, results, how(opt));
+  }
+};
+
+}  // namespace
+
+const backend_seam& seam() {
+  static const backend_seam s = seam_of<cpu_backend>();
+  return s;
+}
+
+}  // namespace detred::cpu
