@@ -217,7 +217,9 @@ std::string write_doubles_npy(const std::string& name, std::size_t n) {
   return path;
 }
 
-/// The peak resident KiB of `command` run by /bin/sh and everything it started (wait4 of that child alone).
+/// The peak resident KiB of `command` run by /bin/sh and everything it started (wait4 of that child alone). Linux
+/// starts a spawned child's peak at this process's resident size (exec keeps the larger of the two), so a peak at
+/// or below peak_resident_kib("true") says nothing about the command.
 long peak_resident_kib(const std::string& command) {
   const char* argv[] = {"sh", "-c", command.c_str(), nullptr};
   pid_t child = -1;
@@ -238,9 +240,15 @@ TEST(ToolStream, TheBudgetBoundsTheReadingsMemory) {
     return peak_resident_kib("DETRED_MEMORY_BUDGET=4M " + std::string(DETRED_TOOL_PATH) + " reduce --threads 1 " +
                              file + " >/dev/null");
   };
-  const long small_peak = run(small), large_peak = run(large);
+  const long floor = peak_resident_kib("true"), small_peak = run(small), large_peak = run(large);
   ASSERT_GT(small_peak, 0);
   ASSERT_GT(large_peak, 0);
+  std::printf("peak resident KiB under a 4 MiB budget: 6 MiB input %ld, 48 MiB input %ld (this process: %ld)\n",
+              small_peak, large_peak, floor);
+  if (floor >= small_peak) {
+    GTEST_SKIP() << "this test process is larger (" << floor << " KiB) than the tool's peak: run the test alone "
+                 << "(ctest does) to measure the tool";
+  }
   if (!address_sanitized) {
     EXPECT_LT(large_peak - small_peak, 4 * 1024)
         << "peak resident KiB: 6 MiB input " << small_peak << ", 48 MiB input " << large_peak;
