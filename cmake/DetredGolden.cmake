@@ -4,7 +4,8 @@
 #   enable_testing()
 #   detred_add_golden_test(NAME sums GOLDEN golden/sums.json
 #                          [DATA_DIR dir]            # look for the data files here, by file name
-#                          [JUNIT file.xml]          # also write a JUnit XML report (one testcase per result)
+#                          [JUNIT file.xml]          # also write a JUnit XML report (one testcase per result;
+#                                                    # its folder is made; inputs named relative to GOLDEN)
 #                          [WORKING_DIRECTORY dir]   # where recorded relative paths start (default: this folder)
 #                          [LABELS label...])
 #

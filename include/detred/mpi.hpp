@@ -11,7 +11,10 @@
 //   result is detred::sum of the p values {rank 0's x[i], ..., rank p-1's x[i]} (in rank order), on every rank,
 //   whatever the length and however the work is split.
 //
-// Every call is collective over `comm`: every rank calls it with the same operation, mode and element type.
+// Every call is collective over `comm`: every rank calls it with the same operation, mode and element type. An
+// invalid argument on any rank (lengths, options) is a detred::error on every rank: the ranks agree on the checks in
+// the first collective, before any could wait for another (local_state alone is local after its MPI_Exscan: it
+// throws on the rank whose arguments are invalid).
 // docs/partial-states.md has the guarantee table and the cost of each call.
 #pragma once
 
@@ -34,7 +37,8 @@ std::uint64_t offset_of(std::uint64_t local_count, MPI_Comm comm);
 /// offset_of) give a complete state. Cost: one MPI_Allgather of the state sizes and one MPI_Allgatherv of the
 /// states (each at most about two leaves of elements plus 2 log2(n / L) nodes), then p merges on every rank.
 partial_state allreduce(const partial_state& local, MPI_Comm comm);
-/// The same on `root` only; the other ranks get nothing (MPI_Gatherv).
+/// The same on `root` only; the other ranks get nothing (the sizes by MPI_Allgather, so that every rank sees a
+/// failure, then the states by MPI_Gatherv).
 std::optional<partial_state> reduce(const partial_state& local, int root, MPI_Comm comm);
 
 /// This rank's state of op over its piece, placed by offset_of.

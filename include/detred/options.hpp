@@ -37,8 +37,9 @@ enum class backend {
 /// Per-call options. An aggregate, so call sites read `{.mode = detred::mode::compensated, .threads = 4}`.
 struct options {
   detred::mode mode = detred::mode::tree;
-  /// OpenMP threads; 0 = library default (the OpenMP default, normally the hardware thread count). Threads only
-  /// decide who computes which subtree: the result bits never depend on this value.
+  /// OpenMP threads; 0 = library default (the OpenMP default, normally the hardware thread count, or one thread
+  /// while the machine is measured too busy for a team to pay: docs/performance.md). Threads only decide who
+  /// computes which subtree: the result bits never depend on this value.
   int threads = 0;
   detred::isa isa = detred::isa::automatic;
   detred::backend backend = detred::backend::automatic;

@@ -48,6 +48,8 @@ struct element_range {
 /// L = 2048 for double and 4096 for the others; twice for dot) and at most 2 log2(leaves) subtree nodes: at most
 /// 32 KiB of elements plus 128 nodes for sum of double. Merging adjacent ranges joins their cut leaf; states of
 /// ranges that do not touch are kept side by side until the ranges between them arrive.
+// Inside the class, the types operation, mode and element_type are named detred::...: the member functions of the same
+// names hide them there, which nvcc (unlike GCC and Clang) enforces at the declarations before them too.
 class partial_state {
  public:
   /// The state of `op` over the piece x of a global array: its elements [offset, offset + x.size()).
@@ -55,14 +57,14 @@ class partial_state {
   /// Throws detred::error for an operation the element type does not have (as the single-array call has it),
   /// invalid options, or offset + x.size() beyond 2^64 - 1.
   template <class T>
-  static partial_state of(operation op, std::span<const T> x, std::uint64_t offset, const options& opt = {});
+  static partial_state of(detred::operation op, std::span<const T> x, std::uint64_t offset, const options& opt = {});
   /// The dot product's state over the pieces x and y (the same elements [offset, offset + size) of both).
   template <class T>
   static partial_state of_dot(std::span<const T> x, std::span<const T> y, std::uint64_t offset,
                               const options& opt = {});
   /// A state that covers nothing yet: the start of a stream (append) or of a merge.
   template <class T>
-  static partial_state empty(operation op, const options& opt = {});
+  static partial_state empty(detred::operation op, const options& opt = {});
 
   partial_state(const partial_state& other);
   partial_state& operator=(const partial_state& other);

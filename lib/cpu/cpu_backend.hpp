@@ -31,7 +31,8 @@ constexpr std::uint64_t default_parallel_threshold() {
                                                                  : tree_parallel_threshold_bytes;
 }
 
-/// The thread count of a call that asks for `requested` (run_options::threads): itself, or OpenMP's default for 0.
+/// The thread count of a call that asks for `requested` (run_options::threads): itself, or for 0 the default team
+/// (OpenMP's default, or one thread while team_policy.hpp finds the machine too busy for a team).
 int thread_count(int requested);
 
 /// How a call is run; no field changes the result bits.

@@ -2,6 +2,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <span>
 #include <string>
@@ -13,28 +14,49 @@
 namespace detred::mpi {
 namespace {
 
-/// The serialized states of every rank (all ranks, or the root only), in rank order.
-std::vector<std::vector<std::byte>> gather_states(const partial_state& local, std::optional<int> root, MPI_Comm comm) {
+/// This rank's state, or the detred::error that kept it from having one.
+struct local_result {
+  std::optional<partial_state> state;
+  std::exception_ptr failure;
+};
+
+/// The serialized states of every rank (all ranks, or the root only), in rank order. A rank without a state (its
+/// arguments were invalid) sends the size -1 in the first collective, an MPI_Allgather on every rank (root or not),
+/// so that every rank throws before any could wait in the second: the failing rank its own error, the others one
+/// that names it.
+std::vector<std::vector<std::byte>> gather_states(const local_result& local, std::optional<int> root, MPI_Comm comm) {
   int ranks = 0, me = 0;
   check(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
   check(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
-  const std::vector<std::byte> mine = local.serialize();
-  if (mine.size() > static_cast<std::size_t>(INT_MAX)) throw error("detred::mpi: a partial state over 2 GiB");
-  const int size = static_cast<int>(mine.size());
-  const bool receives = !root || *root == me;
-  std::vector<int> sizes(receives ? ranks : 0);
-  if (root) {
-    check(MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, *root, comm), "MPI_Gather");
-  } else {
-    check(MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm), "MPI_Allgather");
+  std::vector<std::byte> mine;
+  std::exception_ptr failure = local.failure;
+  if (!failure) {
+    try {
+      mine = local.state->serialize();
+      if (mine.size() > static_cast<std::size_t>(INT_MAX)) throw error("detred::mpi: a partial state over 2 GiB");
+    } catch (const error&) {
+      failure = std::current_exception();
+    }
   }
+  const int size = failure ? -1 : static_cast<int>(mine.size());
+  std::vector<int> sizes(static_cast<std::size_t>(ranks));
+  check(MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm), "MPI_Allgather");
+  if (failure) std::rethrow_exception(failure);
+  for (int r = 0; r < ranks; ++r) {
+    if (sizes[static_cast<std::size_t>(r)] < 0) {
+      throw error("detred::mpi: rank " + std::to_string(r) +
+                  " has no partial state (its detred::error names the invalid argument); no rank computes a result");
+    }
+  }
+  long long total = 0;  // every rank knows every size, so all of them throw here or none
+  for (const int size_of_rank : sizes) total += size_of_rank;
+  if (total > INT_MAX) throw error("detred::mpi: the ranks' partial states add up to over 2 GiB");
+  if (root && *root != me) sizes.clear();  // only the root receives
   std::vector<int> displacements(sizes.size());
-  long long total = 0;
-  for (std::size_t r = 0; r < sizes.size(); ++r) {
-    displacements[r] = static_cast<int>(total);
-    total += sizes[r];
-    if (total > INT_MAX) throw error("detred::mpi: the ranks' partial states add up to over 2 GiB");
+  for (std::size_t r = 0, at = 0; r < sizes.size(); at += static_cast<std::size_t>(sizes[r]), ++r) {
+    displacements[r] = static_cast<int>(at);
   }
+  if (sizes.empty()) total = 0;
   std::vector<std::byte> all(static_cast<std::size_t>(total));
   if (root) {
     check(
@@ -69,13 +91,13 @@ std::uint64_t offset_of(std::uint64_t local_count, MPI_Comm comm) {
 }
 
 partial_state allreduce(const partial_state& local, MPI_Comm comm) {
-  return merged(gather_states(local, std::nullopt, comm));
+  return merged(gather_states({local, nullptr}, std::nullopt, comm));
 }
 
 std::optional<partial_state> reduce(const partial_state& local, int root, MPI_Comm comm) {
   int me = 0;
   check(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
-  std::vector<std::vector<std::byte>> states = gather_states(local, root, comm);
+  std::vector<std::vector<std::byte>> states = gather_states({local, nullptr}, root, comm);
   if (me != root) return std::nullopt;
   return merged(states);
 }
@@ -87,15 +109,29 @@ partial_state local_state(operation op, std::span<const T> local, MPI_Comm comm,
 
 namespace {
 
+/// This rank's state from `make`, or the detred::error it threw: handed to the gather, which every rank enters, so
+/// that an invalid argument on one rank is an error on every rank and none waits.
+template <class Make>
+local_result attempt(Make make) {
+  try {
+    return {make(), nullptr};
+  } catch (const error&) {
+    return {std::nullopt, std::current_exception()};
+  }
+}
+
 template <class R, class T>
 R all_of(operation op, std::span<const T> local, MPI_Comm comm, const options& opt) {
-  return allreduce(local_state(op, local, comm, opt), comm).template result<R>();
+  const std::uint64_t offset = offset_of(local.size(), comm);
+  const local_result mine = attempt([&] { return partial_state::of(op, local, offset, opt); });
+  return merged(gather_states(mine, std::nullopt, comm)).template result<R>();
 }
 
 template <class T>
 T dot_of(std::span<const T> x, std::span<const T> y, MPI_Comm comm, const options& opt) {
-  const partial_state mine = partial_state::of_dot(x, y, offset_of(x.size(), comm), opt);
-  return allreduce(mine, comm).template result<T>();
+  const std::uint64_t offset = offset_of(x.size(), comm);
+  const local_result mine = attempt([&] { return partial_state::of_dot(x, y, offset, opt); });
+  return merged(gather_states(mine, std::nullopt, comm)).template result<T>();
 }
 
 }  // namespace

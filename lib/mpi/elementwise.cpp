@@ -25,14 +25,33 @@ void elementwise(std::span<const T> x, std::span<T> out, MPI_Comm comm, const op
   int ranks = 0, me = 0;
   check(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
   check(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
-  // Every rank learns whether all lengths agree, so that all of them throw (none waits in a collective forever).
+  // Every argument check agrees across ranks before the first collective that could wait: one MPI_Allreduce
+  // carries the extreme lengths and whether any rank's own arguments are invalid, so that all ranks throw or none.
   const std::uint64_t n = x.size();
-  std::uint64_t extremes[2] = {n, ~n};
-  check(MPI_Allreduce(MPI_IN_PLACE, extremes, 2, MPI_UINT64_T, MPI_MAX, comm), "MPI_Allreduce");
-  if (extremes[0] != n || ~extremes[1] != n || out.size() != n) {
+  std::string problem;  // this rank's invalid argument, if any
+  try {
+    // The column sums below with no columns: the same option and shape checks, before any rank waits.
+    detred::sum(matrix_view<T>{nullptr, static_cast<std::uint64_t>(ranks), 0, 0, layout::row_major}, 0, std::span<T>(),
+                opt);
+  } catch (const error& e) {
+    problem = e.what();
+  }
+  if (problem.empty() && out.size() != n) {
+    problem = "detred::mpi::allreduce_sum: out has " + std::to_string(out.size()) + " elements, x " +
+              std::to_string(n) + " (this rank)";
+  }
+  std::uint64_t agreed[3] = {n, ~n, problem.empty() ? 0u : 1u};
+  check(MPI_Allreduce(MPI_IN_PLACE, agreed, 3, MPI_UINT64_T, MPI_MAX, comm), "MPI_Allreduce");
+  if (!problem.empty()) throw error(problem);
+  if (agreed[2] != 0) {
+    throw error(
+        "detred::mpi::allreduce_sum: another rank's arguments are invalid (that rank's detred::error names "
+        "them); no rank computes a result");
+  }
+  if (agreed[0] != n || ~agreed[1] != n) {
     throw error("detred::mpi::allreduce_sum: the vectors must have one length on every rank (this rank: x " +
                 std::to_string(n) + ", out " + std::to_string(out.size()) + "; lengths from " +
-                std::to_string(~extremes[1]) + " to " + std::to_string(extremes[0]) + ")");
+                std::to_string(~agreed[1]) + " to " + std::to_string(agreed[0]) + ")");
   }
   const auto p = static_cast<std::uint64_t>(ranks);
   const auto slice_begin = [&](std::uint64_t r) { return n * r / p; };

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "canonical_node.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 
@@ -162,8 +163,12 @@ class run {
     return acc;
   }
 
-  /// Appends a normalized item that starts at end(); used by the reader, which then checks normalized().
-  void push_unchecked(item<Op>&& it) { items_.push_back(std::move(it)); }
+  /// Appends a normalized item that starts at end(); used by the reader and the GPU's runs, which then check
+  /// normalized(). Its node is made canonical, as every node a run keeps.
+  void push_unchecked(item<Op>&& it) {
+    if (!it.raw) it.value = canonical_node(it.value);
+    items_.push_back(std::move(it));
+  }
 
   /// True if the items are what the range's own construction gives (the reader's structural check); otherwise
   /// `why` says what is wrong.
@@ -224,9 +229,11 @@ class run {
   }
 
   /// Pushes a block, joining it with its sibling on the left as long as there is one.
+  /// Every node it keeps is canonical (canonical_node.hpp): a leaf's node, a merge's, one built elsewhere.
   static void coalesce_into(std::vector<item<Op>>& items, item<Op>&& block) {
+    block.value = canonical_node(block.value);
     while (!items.empty() && !items.back().raw && siblings(items.back(), block)) {
-      block.value = order::merge<Op>(items.back().value, block.value);
+      block.value = canonical_node(order::merge<Op>(items.back().value, block.value));
       block.begin = items.back().begin;
       items.pop_back();
     }

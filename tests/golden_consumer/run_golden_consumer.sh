@@ -16,12 +16,14 @@ ncgen -k nc4 -o "$data/stations.nc" "$source_dir/tests/golden_consumer/data.cdl"
 
 cmake -S "$source_dir/tests/golden_consumer" -B "$work/golden/build" -DCMAKE_PREFIX_PATH="$prefix" \
   -DGOLDEN="$golden" -DDATA_DIR="$data" >/dev/null
-junit=$work/golden/build/golden_sums.xml
+junit=$work/golden/build/reports/golden_sums.xml
 if ! ctest --test-dir "$work/golden/build" --output-on-failure; then
   echo "golden consumer: ctest failed on the golden file just recorded" >&2
   exit 1
 fi
 grep -q 'failures="0"' "$junit" || { echo "golden consumer: the JUnit report does not show 0 failures" >&2; exit 1; }
+# The classnames are relative to the golden file's folder: the same on every checkout.
+grep -q 'classname="data/sums.npy"' "$junit" || { echo "golden consumer: a JUnit classname is not relative" >&2; exit 1; }
 
 # Change the lowest bit of the first recorded result (one hex digit, xor 1).
 bits=$(grep -m1 -o '"bits": "0x[0-9a-f]*"' "$golden" | grep -o '0x[0-9a-f]*')

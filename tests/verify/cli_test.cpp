@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -220,6 +221,31 @@ TEST(Tool, BadContainerInputsExitWithTwoAndOneLine) {
   EXPECT_FALSE(std::filesystem::exists(path_of("never.xml")));
 }
 
+/// A classic or CDF-5 file written by ncgen and cut by head -c exits with 2 and names the file (the NetCDF library
+/// itself reads the missing data as zeros: reduce printed 120295 for the first 4000 bytes of 1..1000).
+TEST(Tool, TruncatedClassicNetCDFFilesExitWithTwo) {
+  std::string data;
+  for (int i = 1; i <= 1000; ++i) data += (i > 1 ? ", " : "") + std::to_string(i);
+  const std::string cdl = write_file("cut.cdl",
+                                     "netcdf cut {\ndimensions:\n  n = 1000 ;\nvariables:\n  double v(n) ;\n"
+                                     "data:\n  v = " +
+                                         data + " ;\n}\n");
+  for (const char* kind : {"nc3", "cdf5"}) {
+    const std::string whole = path_of(std::string("whole-") + kind + ".nc");
+    const std::string cut = path_of(std::string("cut-") + kind + ".nc");
+    ASSERT_EQ(std::system(("ncgen -k " + std::string(kind) + " -o " + whole + " " + cdl).c_str()), 0)
+        << "ncgen (Debian: netcdf-bin, installed by tools/setup.sh)";
+    ASSERT_EQ(std::system(("head -c 4000 " + whole + " > " + cut).c_str()), 0);
+    const outcome full = tool("reduce --json " + whole + ":v");
+    EXPECT_EQ(full.status, 0) << full.err;
+    EXPECT_NE(full.out.find("500500"), std::string::npos) << full.out;
+    expect_bad_input("reduce " + cut + ":v", cut, "truncated NetCDF file: its header places data up to byte");
+    expect_bad_input("record " + cut + ":v -o " + path_of("never-cut.json"), cut, "truncated NetCDF file");
+    expect_bad_input("verify --stream " + cut + ":v", cut, "truncated NetCDF file");
+  }
+  EXPECT_FALSE(std::filesystem::exists(path_of("never-cut.json")));
+}
+
 TEST(Tool, FillValuesAreReducedAsStoredUnlessSkipped) {
   const std::string nc =
       testing::write_netcdf("fill-tool.nc", "t", {2, 3}, std::vector<double>{1, -999, 2, 3, 4, 5}, {.fill = -999});
@@ -278,7 +304,24 @@ TEST(Tool, CheckOfAVariableCatchesAChangedValueAndWritesJUnitAndJson) {
   std::ifstream pass_xml(junit);
   const std::string xml((std::istreambuf_iterator<char>(pass_xml)), std::istreambuf_iterator<char>());
   EXPECT_NE(xml.find("<testsuites name=\"detred check\" tests=\"3\" failures=\"0\""), std::string::npos) << xml;
-  EXPECT_NE(xml.find("<testcase classname=\"" + nc + ":v\" name=\"sum tree\""), std::string::npos) << xml;
+  // Named relative to the golden file's folder (the same on every checkout), suite and classnames alike.
+  EXPECT_NE(xml.find("<testcase classname=\"ci.nc:v\" name=\"sum tree\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testsuite name=\"ci-golden.json\""), std::string::npos) << xml;
+  EXPECT_EQ(xml.find(scratch_dir().string()), std::string::npos) << "an absolute path in the report: " << xml;
+  // A report in folders that do not exist yet: they are made (status 0, not 4).
+  const std::string nested = (scratch_dir() / "reports-new" / "deeper" / "ci.xml").string();
+  std::filesystem::remove_all(scratch_dir() / "reports-new");
+  const outcome made = tool("check " + golden + " --junit " + nested);
+  EXPECT_EQ(made.status, 0) << made.out << made.err;
+  EXPECT_TRUE(std::filesystem::exists(nested));
+  // The golden file in another folder, the data found through --data-dir: classnames relative to the golden file.
+  std::filesystem::create_directories(scratch_dir() / "ci-sub");
+  const std::string moved = (scratch_dir() / "ci-sub" / "golden.json").string();
+  std::filesystem::copy_file(golden, moved, std::filesystem::copy_options::overwrite_existing);
+  ASSERT_EQ(tool("check " + moved + " --data-dir " + scratch_dir().string() + " --junit " + junit).status, 0);
+  std::ifstream moved_xml(junit);
+  const std::string m((std::istreambuf_iterator<char>(moved_xml)), std::istreambuf_iterator<char>());
+  EXPECT_NE(m.find("<testcase classname=\"../ci.nc:v\""), std::string::npos) << m;
   const auto j = nlohmann::json::parse(tool("check --json " + golden).out);
   EXPECT_EQ(j["status"], "pass");
   EXPECT_EQ(j["results"].size(), 3U);  // tree, compensated, exact

@@ -187,6 +187,31 @@ TEST(NetCDF, BadInputsNameTheFileAndTheProblem) {
   expect_error(npy + ":x", npy, "a text file has no variables, ':x' names one");
 }
 
+/// A classic, 64-bit offset or CDF-5 file cut short is refused (the NetCDF library would read the missing data as
+/// zeros): fixed-size and record variables, a cut of one byte and one inside the header's last variable. The whole
+/// file still reads, and so does a netCDF-4 file (HDF5 refuses its truncations itself).
+TEST(NetCDF, TruncatedClassicFilesAreRefused) {
+  std::vector<double> x(1000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i + 1);
+  for (int cmode : {0, NC_64BIT_OFFSET, NC_64BIT_DATA}) {
+    for (bool records : {false, true}) {
+      const std::string name = "cut-" + std::to_string(cmode) + (records ? "-records" : "") + ".nc";
+      const std::string whole = write_netcdf(name, "v", {1000}, x, {.cmode = cmode, .unlimited_first = records});
+      EXPECT_EQ(detred::sum(std::get<std::span<const double>>(read_dataset(whole + ":v", {}).values())), 500500.0)
+          << name;
+      const std::uintmax_t size = std::filesystem::file_size(whole);
+      for (std::uintmax_t cut : {size - 1, size - 8 * 500}) {
+        const std::string shorter = (scratch_dir() / ("short-" + std::to_string(cut) + "-" + name)).string();
+        std::filesystem::copy_file(whole, shorter, std::filesystem::copy_options::overwrite_existing);
+        std::filesystem::resize_file(shorter, cut);
+        expect_error(shorter + ":v", shorter,
+                     "truncated NetCDF file: its header places data up to byte " + std::to_string(size) +
+                         ", the file has " + std::to_string(cut) + " bytes");
+      }
+    }
+  }
+}
+
 TEST(HDF5, ChunkedCompressedBigEndianDatasetsReadInRowMajorOrder) {
   const std::vector<hsize_t> shape = {9, 4, 3};
   const auto x = values<double>(9 * 4 * 3, 11);

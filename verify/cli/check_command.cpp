@@ -65,6 +65,19 @@ std::string locate(const nlohmann::json& f, const std::string& data_dir) {
   return variable.empty() ? file : file + ":" + variable;
 }
 
+// The input located at `located` (FILE or FILE:VARIABLE) named with FILE relative to the golden file's folder: the
+// JUnit classname, which must not depend on where the checkout or the build folder is.
+std::string relative_to_golden(const std::string& located, const std::string& variable, const std::string& golden) {
+  namespace fs = std::filesystem;
+  std::string file = located;
+  if (!variable.empty()) file.resize(file.size() - variable.size() - 1);
+  std::error_code ignored;
+  const fs::path folder = fs::absolute(fs::path(golden), ignored).parent_path().lexically_normal();
+  const fs::path relative = fs::absolute(fs::path(file), ignored).lexically_normal().lexically_relative(folder);
+  const std::string name = relative.empty() ? file : relative.generic_string();
+  return variable.empty() ? name : name + ":" + variable;
+}
+
 int run(const check_options& o) {
   const nlohmann::json golden = load_golden(o.golden);
   std::vector<compute_path> paths = {{detred::backend::cpu, detred::isa::automatic, 0}};
@@ -126,7 +139,7 @@ int run(const check_options& o) {
     if (f.contains("column")) ro.column = f["column"].get<std::string>();
     ro.skip_missing = f.value("skip_missing", false);
     // The recorded inputs: x, and dot's y when it was a second input.
-    std::vector<std::string> names;
+    std::vector<std::string> names, report_names;
     std::vector<read_options> options;
     std::vector<std::string> recorded_sha;
     for (const nlohmann::json* entry : {&f, f.contains("y") ? &f["y"] : nullptr}) {
@@ -134,6 +147,7 @@ int run(const check_options& o) {
       read_options entry_options = ro;
       entry_options.format = parse_file_format((*entry)["format"].get<std::string>()).value_or(file_format::automatic);
       names.push_back(locate(*entry, o.data_dir));
+      report_names.push_back(relative_to_golden(names.back(), entry->value("variable", std::string()), o.golden));
       options.push_back(entry_options);
       recorded_sha.push_back((*entry)["sha256"].get<std::string>());
     }
@@ -148,9 +162,9 @@ int run(const check_options& o) {
     std::vector<stream_set> streams;
     if (streamed) {
       // One pass computes every recorded (op, mode) on the CPU and the SHA-256; the GPU is not used.
-      streams.push_back({std::make_unique<element_stream>(names[0], options[0], o.stream.chunk_bytes), nullptr});
+      streams.push_back({std::make_unique<element_stream>(names[0], options[0], chunk_bytes_of(o.stream)), nullptr});
       if (names.size() == 2) {
-        streams[0].y = std::make_unique<element_stream>(names[1], options[1], o.stream.chunk_bytes);
+        streams[0].y = std::make_unique<element_stream>(names[1], options[1], chunk_bytes_of(o.stream));
       }
       std::vector<stream_job> jobs;
       std::vector<std::tuple<std::string, std::string, std::string>> keys;
@@ -184,9 +198,12 @@ int run(const check_options& o) {
     const std::vector<compute_path> used =
         streamed ? std::vector<compute_path>{paths[0]} : paths;  // streamed inputs are reduced on the CPU
     const std::string input = names.size() == 2 ? names[0] + " and " + names[1] : names[0];
+    const std::string report_input =
+        report_names.size() == 2 ? report_names[0] + " and " + report_names[1] : report_names[0];
     for (const auto& r : f["results"]) {
       result_check c;
       c.input = input;
+      c.report_input = report_input;
       c.op = r.value("op", std::string("sum"));
       c.output = r.value("output", std::string());
       c.mode = r.value("mode", std::string());
@@ -244,6 +261,11 @@ int run(const check_options& o) {
   const int status = differ == 0 ? success : bits_differ;
   const bool gpu = !cuda_problem() && !any_streamed;
   if (!o.junit.empty()) {
+    // The report's folder is made (detred_add_golden_test(... JUNIT reports/x.xml) names one in the build tree).
+    const std::filesystem::path folder = std::filesystem::path(o.junit).parent_path();
+    std::error_code made;
+    if (!folder.empty()) std::filesystem::create_directories(folder, made);
+    if (made) throw std::runtime_error(o.junit + ": cannot create its folder: " + made.message());
     std::ofstream out(o.junit, std::ios::trunc);
     out << check_junit(o.golden, checks);
     if (!out) throw std::runtime_error(o.junit + ": cannot write the JUnit report");

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 
 namespace detred::verify::cli {
 namespace {
@@ -144,12 +145,14 @@ std::string check_junit(const std::string& golden, const std::vector<result_chec
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<testsuites name=\"detred check\" tests=\"" + std::to_string(checks.size()) + "\" failures=\"" +
          std::to_string(failures) + "\" errors=\"0\" time=\"" + time + "\">\n";
-  out += "  <testsuite name=\"" + xml_escape(golden) + "\" tests=\"" + std::to_string(checks.size()) +
-         "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" skipped=\"0\" time=\"" + time + "\">\n";
+  // The golden file's name without its folder, like the classnames: one test has one name on every checkout.
+  const std::string suite = std::filesystem::path(golden).filename().string();
+  out += "  <testsuite name=\"" + xml_escape(suite) + "\" tests=\"" + std::to_string(checks.size()) + "\" failures=\"" +
+         std::to_string(failures) + "\" errors=\"0\" skipped=\"0\" time=\"" + time + "\">\n";
   for (const result_check& c : checks) {
     std::snprintf(time, sizeof time, "%.3f", c.seconds);
-    out += "    <testcase classname=\"" + xml_escape(c.input) + "\" name=\"" + xml_escape(c.label()) + "\" time=\"" +
-           time + "\"";
+    out += "    <testcase classname=\"" + xml_escape(c.report_input) + "\" name=\"" + xml_escape(c.label()) +
+           "\" time=\"" + time + "\"";
     if (c.passed()) {
       out += "/>\n";
       continue;

@@ -21,6 +21,9 @@ struct path_outcome {
 /// One recorded result (an input, an op, an output, a mode) and what this machine computed for it.
 struct result_check {
   std::string input;  ///< the input as read (FILE or FILE:VARIABLE, after --data-dir; "X and Y" for dot's two)
+  /// The input with its file names relative to the golden file's folder: the JUnit classname, the same on every
+  /// checkout and build folder.
+  std::string report_input;
   std::string op;
   std::string output;  ///< stats' member ("mean"); empty for the operations with one result
   std::string mode;    ///< empty for the operations without modes (selections, integer sums)

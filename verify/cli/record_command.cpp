@@ -78,7 +78,7 @@ int run(const record_options& o) {
   std::size_t recorded = 0;
   if (should_stream(o.stream, names, ro)) {
     // One pass per operand set computes every mode and the SHA-256 together.
-    for (stream_set& set : open_stream_sets(operation, names, ro, o.stream.chunk_bytes)) {
+    for (stream_set& set : open_stream_sets(operation, names, ro, chunk_bytes_of(o.stream))) {
       const auto modes = modes_of(operation, set.x->info().type());
       std::vector<stream_job> jobs;
       for (const std::optional<detred::mode>& m : modes) jobs.push_back({operation, m, path});

@@ -59,7 +59,7 @@ int run(const reduce_options& o) {
           "--backend cuda: a streamed input (--stream, or larger than the memory budget) is reduced "
           "on the CPU");
     }
-    streams = open_stream_sets(operation, inputs, ro, o.stream.chunk_bytes);
+    streams = open_stream_sets(operation, inputs, ro, chunk_bytes_of(o.stream));
   } else {
     for (const std::string& input : inputs) data.push_back(read_dataset(input, ro));
     sets = make_operands(operation, data, ro);

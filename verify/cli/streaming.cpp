@@ -235,8 +235,14 @@ void add_stream_options(CLI::App& command, stream_options& options) {
                    "memory budget are always streamed; the GPU is not used then)");
   command
       .add_option("--chunk-bytes", options.chunk_bytes,
-                  "Streaming: bytes read at a time (default 32 MiB; small values are for tests)")
+                  "Streaming: bytes read at a time (default: the memory budget / 16, from 64 KiB to 32 MiB)")
       ->check(CLI::PositiveNumber);
+}
+
+std::uint64_t chunk_bytes_of(const stream_options& options) {
+  if (options.chunk_bytes > 0) return options.chunk_bytes;
+  constexpr std::uint64_t smallest = std::uint64_t{64} << 10;  // below this, the calls per chunk cost more than reading
+  return std::clamp(memory_budget() / budget_chunks, smallest, default_chunk_bytes);
 }
 
 bool should_stream(const stream_options& options, const std::vector<std::string>& inputs, const read_options& read) {
@@ -244,7 +250,7 @@ bool should_stream(const stream_options& options, const std::vector<std::string>
   if (!stream) {
     const std::uint64_t budget = memory_budget();
     stream = std::any_of(inputs.begin(), inputs.end(), [&](const std::string& input) {
-      return element_stream(input, read, options.chunk_bytes).data_bytes() > budget;
+      return element_stream(input, read, chunk_bytes_of(options)).data_bytes() > budget;
     });
   }
   if (stream) prefer_passive_openmp_wait();

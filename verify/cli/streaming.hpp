@@ -23,12 +23,19 @@ namespace detred::verify::cli {
 /// suffix, powers of 1024), or half the physical memory. Throws usage_error for a malformed value.
 std::uint64_t memory_budget();
 
-/// --stream and --chunk-bytes.
+/// --stream and --chunk-bytes (0: not given).
 struct stream_options {
   bool stream = false;
-  std::uint64_t chunk_bytes = default_chunk_bytes;
+  std::uint64_t chunk_bytes = 0;
 };
 void add_stream_options(CLI::App& command, stream_options& options);
+
+/// Bytes each stream reads at a time: --chunk-bytes, or else the memory budget / budget_chunks (between 64 KiB and
+/// default_chunk_bytes), so that the reading's buffers stay within the budget.
+std::uint64_t chunk_bytes_of(const stream_options& options);
+/// Chunk-sized buffers that may be alive at once: two inputs (dot's x and y), each with its read buffer, its
+/// converted chunk and the read-ahead's two copies, the last three up to twice the bytes read (narrow types widened).
+inline constexpr std::uint64_t budget_chunks = 16;
 
 /// True for --stream, or when an input holds more bytes of data than memory_budget(). Opens (and checks) each input.
 bool should_stream(const stream_options& options, const std::vector<std::string>& inputs, const read_options& read);

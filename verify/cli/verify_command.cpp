@@ -308,7 +308,7 @@ int print_reports(const verify_options& o, const std::vector<const operands*>& s
 // and no partial report, as in the mapped mode.
 int run_streaming(const verify_options& o, op operation, const read_options& ro, const std::vector<std::string>& names,
                   const std::vector<int>& threads) {
-  std::vector<stream_set> sets = open_stream_sets(operation, names, ro, o.stream.chunk_bytes);
+  std::vector<stream_set> sets = open_stream_sets(operation, names, ro, chunk_bytes_of(o.stream));
   const std::vector<compute_path> paths = cpu_paths(threads);
   std::vector<stream_outcome> outcomes;
   std::vector<report> reports;

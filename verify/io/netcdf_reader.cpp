@@ -3,12 +3,17 @@
 
 #include <cstring>
 #include <functional>
+#include <optional>
+#include <span>
+#include <string>
 #include <utility>
 
 #include <netcdf.h>
 #include <netcdf_mem.h>
 
 #include "input_error.hpp"
+#include "mapped_file.hpp"
+#include "netcdf_classic.hpp"
 #include "variable_list.hpp"
 
 namespace detred::verify {
@@ -188,6 +193,20 @@ class netcdf_variable final : public variable_reader {
   std::vector<double> missing_;
 };
 
+/// Throws input_error if the classic, 64-bit offset or CDF-5 file `bytes` is shorter than its header says (the NetCDF
+/// library would read the missing data as zeros: netcdf_classic.hpp). netCDF-4 files are left to HDF5.
+void check_classic_size(const std::string& path, int ncid, std::span<const std::byte> bytes) {
+  int format = 0;
+  if (nc_inq_format(ncid, &format) != NC_NOERR ||
+      (format != NC_FORMAT_CLASSIC && format != NC_FORMAT_64BIT_OFFSET && format != NC_FORMAT_CDF5))
+    return;
+  const std::optional<std::uint64_t> needed = classic_netcdf_extent(bytes);
+  if (needed && *needed > bytes.size()) {
+    throw input_error(path, "truncated NetCDF file: its header places data up to byte " + std::to_string(*needed) +
+                                ", the file has " + std::to_string(bytes.size()) + " bytes");
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<variable_reader> open_netcdf_variable(const std::string& path, const std::string& variable,
@@ -195,6 +214,13 @@ std::unique_ptr<variable_reader> open_netcdf_variable(const std::string& path, c
   int ncid = -1;
   const int status = nc_open(path.c_str(), NC_NOWRITE, &ncid);
   if (status != NC_NOERR) throw input_error(path, std::string("cannot open as NetCDF: ") + nc_strerror(status));
+  try {
+    const mapped_file file(path);  // mapped, not read: only the header's pages are touched
+    check_classic_size(path, ncid, file.bytes());
+  } catch (...) {
+    nc_close(ncid);
+    throw;
+  }
   return std::make_unique<netcdf_variable>(path, ncid, variable, block_bytes);
 }
 
@@ -204,6 +230,12 @@ std::unique_ptr<variable_reader> open_netcdf_variable_in_memory(const std::strin
   int ncid = -1;
   const int status = nc_open_mem(name.c_str(), NC_NOWRITE, size, bytes, &ncid);
   if (status != NC_NOERR) throw input_error(name, std::string("cannot open as NetCDF: ") + nc_strerror(status));
+  try {
+    check_classic_size(name, ncid, std::span<const std::byte>(static_cast<const std::byte*>(bytes), size));
+  } catch (...) {
+    nc_close(ncid);
+    throw;
+  }
   return std::make_unique<netcdf_variable>(name, ncid, variable, block_bytes);
 }
 

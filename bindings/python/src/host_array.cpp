@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "dlpack.hpp"
 
@@ -34,9 +35,41 @@ std::optional<host_array> from_dlpack(const py::object& obj) {
   return host_array{py::array(dtype, shape_of(t), strides, reinterpret_cast<const void*>(data_of(t)), base), e};
 }
 
+// Refuses an argument whose meaning numpy.asarray would drop (docs/bindings.md, "Masked arrays and missing values"):
+// a NumPy masked array (its mask: NumPy's own reductions skip the masked elements, asarray keeps them), and a pandas
+// object with missing values (pandas skips them, asarray gives NaN or objects). The type decides for masked arrays,
+// whatever the mask holds, so that one call does not work on some data and fail on other data of the same kind.
+void refuse_dropped_meaning(const py::object& obj, source s, std::string_view operation) {
+  const auto op = [&] { return "detred." + std::string(operation); };
+  if (s == source::numpy) {
+    static PyObject* const ndarray = py::object(py::module_::import("numpy").attr("ndarray")).release().ptr();
+    if (reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr())) == ndarray) return;  // a plain ndarray: one comparison
+    static PyObject* const masked = py::object(py::module_::import("numpy.ma").attr("MaskedArray")).release().ptr();
+    if (PyObject_IsInstance(obj.ptr(), masked) == 1) {
+      throw py::type_error(op() +
+                           " does not take numpy.ma masked arrays: numpy.asarray would drop the mask and the "
+                           "masked elements would be reduced; pass x.compressed() (the unmasked elements) or "
+                           "x.filled(v) (the masked ones replaced by v, e.g. 0 for a sum)");
+    }
+    return;
+  }
+  if (s != source::other) return;
+  const std::string module = py::str(py::type::of(obj).attr("__module__")).cast<std::string>();
+  if (module.rfind("pandas", 0) != 0 || !py::hasattr(obj, "isna")) return;
+  static PyObject* const asarray = numpy_function("asarray");
+  const py::object missing = py::reinterpret_borrow<py::object>(asarray)(obj.attr("isna")()).attr("any")();
+  if (missing.cast<bool>()) {
+    throw py::type_error(op() +
+                         " does not take pandas objects with missing values (NaN, None, NaT or pandas.NA): "
+                         "pandas skips them, numpy.asarray would not; pass s.dropna().to_numpy() (skip them) "
+                         "or s.fillna(v).to_numpy() (replace them by v, e.g. 0 for a sum)");
+  }
+}
+
 }  // namespace
 
 host_array as_host_array(const py::object& obj, source s, std::string_view operation) {
+  refuse_dropped_meaning(obj, s, operation);
   py::array array;
   if (s == source::numpy) {
     array = py::reinterpret_borrow<py::array>(obj);

@@ -19,7 +19,8 @@ struct host_array {
 
 /// obj (of source `s`, not a GPU one) as a host array: a NumPy array as it is, a CPU DLPack tensor of an element
 /// type the library reduces without a copy (PyTorch's bfloat16 among them), anything else through numpy.asarray.
-/// TypeError naming `operation` for a non-native byte order.
+/// TypeError naming `operation` for a non-native byte order, a numpy.ma masked array or a pandas object with missing
+/// values (whose meaning numpy.asarray would drop).
 host_array as_host_array(const pybind11::object& obj, source s, std::string_view operation);
 
 }  // namespace detred::python

@@ -25,7 +25,8 @@ a : array_like
     float64, float32, float16, bfloat16, int32, int64, uint32 or uint64 values: a NumPy array (any shape and
     strides), a CPU tensor with ``__dlpack__`` (PyTorch's bfloat16 among them; ml_dtypes' bfloat16 arrays too),
     anything ``numpy.asarray`` accepts, or a C-contiguous GPU array (CuPy, PyTorch CUDA tensors:
-    ``__cuda_array_interface__`` or DLPack), reduced on its device.
+    ``__cuda_array_interface__`` or DLPack), reduced on its device. ``numpy.ma`` masked arrays and pandas objects
+    with missing values raise TypeError (pass ``x.compressed()``, ``x.filled(v)`` or ``s.dropna().to_numpy()``).
 mode : {"tree", "compensated", "exact"}
     ``"tree"``: plain additions, error <= gamma_D * sum|x_i|. ``"compensated"``: an error-free (sum, correction)
     pair through the same tree, error <= u|S| + (1+u) gamma_D gamma_D' sum|x_i|. ``"exact"``: the correctly rounded
