@@ -36,8 +36,8 @@ std::vector<std::uint64_t> scan_sizes() {
   constexpr std::uint64_t W = order::lanes<T>;
   constexpr std::uint64_t L = order::leaf_size<T>;
   constexpr std::uint64_t R = order::scan_lane_length<T>;
-  std::set<std::uint64_t> s = {0, 1, 2, 3, R - 1, R, R + 1, 2 * R + 5, W - 1, W, W + 1, L - R, L - 1, L, L + 1,
-                               2 * L - 1, 2 * L, 2 * L + 1, 3 * L + W + 1};
+  std::set<std::uint64_t> s = {0,     1,     2,     3, R - 1, R,         R + 1, 2 * R + 5, W - 1,        W,
+                               W + 1, L - R, L - 1, L, L + 1, 2 * L - 1, 2 * L, 2 * L + 1, 3 * L + W + 1};
   for (std::uint64_t leaves : {4, 7, 8, 9, 16, 33}) s.insert({leaves * L - 1, leaves * L, leaves * L + 1});
   return {s.begin(), s.end()};
 }
@@ -78,8 +78,8 @@ void expect_every_path(std::span<const In> x, mode m, const std::vector<Y>& expe
   const std::vector<Y> expected_exclusive = shifted(expected);
   for (isa i : supported_isas()) {
     for (int t : thread_counts()) {
-      const std::string path = what + " mode=" + to_string(m) + " isa=" + to_string(i) + " threads=" + std::to_string(t) +
-                               " n=" + std::to_string(x.size());
+      const std::string path = what + " mode=" + to_string(m) + " isa=" + to_string(i) +
+                               " threads=" + std::to_string(t) + " n=" + std::to_string(x.size());
       std::vector<Y> y(x.size());
       cumsum(x, std::span<Y>(y), {.mode = m, .threads = t, .isa = i});
       expect_same_bits(y, expected, path + " api");
@@ -158,9 +158,9 @@ TYPED_TEST(Scan, MisalignedAndInPlace) {
                            expected, what + " in place");
           std::vector<T> excl(data.begin(), data.end());
           exclusive_cumsum(std::span<T>(excl.data() + offset, n), {.mode = m, .threads = t, .isa = i});
-          expect_same_bits(std::vector<T>(excl.begin() + static_cast<long>(offset),
-                                          excl.begin() + static_cast<long>(offset + n)),
-                           shifted(expected), what + " exclusive in place");
+          expect_same_bits(
+              std::vector<T>(excl.begin() + static_cast<long>(offset), excl.begin() + static_cast<long>(offset + n)),
+              shifted(expected), what + " exclusive in place");
           // The threaded driver in place (threshold 0), where pass 2 writes leaves other threads have read.
           std::vector<T> split(data.begin() + static_cast<long>(offset), data.begin() + static_cast<long>(offset + n));
           const cpu::run_options how{.threads = t, .instruction_set = i, .parallel_threshold_bytes = 0};
@@ -185,8 +185,8 @@ TEST(ScanRules, SmallExactValuesAndSpecials) {
   exclusive_cumsum(std::span<const double>(x), std::span<double>(y));
   EXPECT_EQ(bits(y[0]), bits(-0.0));
   EXPECT_EQ(y[4], 10.5);
-  const std::vector<double> z = {-0.0, -0.0, 0.0, std::numeric_limits<double>::infinity(),
-                                 -std::numeric_limits<double>::infinity(), 1.0};
+  const std::vector<double> z = {
+      -0.0, -0.0, 0.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(), 1.0};
   std::vector<double> w(z.size());
   for (mode m : {mode::tree, mode::compensated}) {
     cumsum(std::span<const double>(z), std::span<double>(w), {.mode = m});
@@ -268,9 +268,9 @@ TYPED_TEST(Scan, SegmentsEqualTheOneArrayCall) {
           } else {
             cumsum(piece, std::span<T>(alone), {.mode = m, .threads = 1});
           }
-          expect_same_bits(std::vector<T>(y.begin() + static_cast<long>(offsets[k]),
-                                          y.begin() + static_cast<long>(offsets[k + 1])),
-                           alone, "segment " + std::to_string(k) + " threads=" + std::to_string(t));
+          expect_same_bits(
+              std::vector<T>(y.begin() + static_cast<long>(offsets[k]), y.begin() + static_cast<long>(offsets[k + 1])),
+              alone, "segment " + std::to_string(k) + " threads=" + std::to_string(t));
         }
       }
     }
@@ -423,8 +423,8 @@ void expect_within_bound(std::span<const T> x, mode m, const std::string& what) 
 TYPED_TEST(Scan, EveryOutputWithinTheDocumentedBound) {
   using T = TypeParam;
   const std::uint64_t n = 20 * order::leaf_size<T> + 333;
-  for (values v : {values::uniform, values::same_sign, values::dynamic_range, values::ill_conditioned,
-                   values::subnormal}) {
+  for (values v :
+       {values::uniform, values::same_sign, values::dynamic_range, values::ill_conditioned, values::subnormal}) {
     const std::vector<T> x = generate<T>(v, n, 4242);
     for (mode m : {mode::tree, mode::compensated}) expect_within_bound<T>(std::span<const T>(x), m, name(v));
   }

@@ -62,6 +62,10 @@ typename Op::state scan_lane_offsets(const typename Op::input* x, std::uint64_t 
   if (count < order::leaf_size<T>) return order::leaf_lane_offsets<Op>(x, count, e);
   using VS = typename Op::template state_of<vec<T>>;
   for (std::uint64_t g = 0; g < W / vl; ++g) {
+    // The tiles read a group's block as columns of cache lines, which the hardware prefetchers follow badly: the
+    // same block of the next leaf is asked for ahead (a hint; it may lie past the array).
+    ::detred::cpu::prefetch_bytes(reinterpret_cast<std::uintptr_t>(x + order::leaf_size<T> + g * vl * R),
+                                  vl * R * sizeof(typename Op::input));
     VS p = Op::template identity<vec<T>>();
     for (std::uint64_t c0 = 0; c0 < R; c0 += vl) {
       raw_vec<Op> tile[vl];

@@ -15,17 +15,16 @@ template <class... Ops>
 struct scan_op_list {};
 
 /// The scan operators: every floating-point input type in both modes.
-using scan_ops = scan_op_list<
-    order::scan_op<double, order::plain_sums>, order::scan_op<double, order::compensated_sums>,
-    order::scan_op<float, order::plain_sums>, order::scan_op<float, order::compensated_sums>,
-    order::scan_op<float16, order::plain_sums>, order::scan_op<float16, order::compensated_sums>,
-    order::scan_op<bfloat16, order::plain_sums>, order::scan_op<bfloat16, order::compensated_sums>>;
+using scan_ops =
+    scan_op_list<order::scan_op<double, order::plain_sums>, order::scan_op<double, order::compensated_sums>,
+                 order::scan_op<float, order::plain_sums>, order::scan_op<float, order::compensated_sums>,
+                 order::scan_op<float16, order::plain_sums>, order::scan_op<float16, order::compensated_sums>,
+                 order::scan_op<bfloat16, order::plain_sums>, order::scan_op<bfloat16, order::compensated_sums>>;
 
 template <class Op>
 struct scan_entry {
   /// order::leaf_lane_offsets: the lane scan of the leaf x[0..count) into e[0..W); returns the leaf's total.
-  typename Op::state (*lane_offsets)(const typename Op::input* x, std::uint64_t count,
-                                     typename Op::state* e) = nullptr;
+  typename Op::state (*lane_offsets)(const typename Op::input* x, std::uint64_t count, typename Op::state* e) = nullptr;
   /// order::leaf_outputs: the leaf's outputs from its bases b[0..W); y may equal x.
   void (*outputs)(const typename Op::input* x, std::uint64_t count, const typename Op::state* b,
                   typename Op::result* y) = nullptr;
@@ -46,7 +45,8 @@ const scan_entry<Op>& scan_kernels_of(const scan_table& table) {
   return static_cast<const scan_entry<Op>&>(table);
 }
 
-// Named <isa>_kernels inside namespace scan_tables so that tests/check_isa_symbols.sh sees them as the instruction set's own.
+// Named <isa>_kernels inside namespace scan_tables so that tests/check_isa_symbols.sh sees them as the instruction
+// set's own.
 namespace scan_tables {
 extern const scan_table baseline_kernels;
 #if DETRED_HAVE_X86_KERNELS

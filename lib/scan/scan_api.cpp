@@ -141,18 +141,18 @@ void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
 
 }  // namespace
 
-#define DETRED_SCAN_TYPES(In, Out)                                                                          \
-  void cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                               \
-    scan_checked<In, Out>(x, y, opt, false);                                                               \
-  }                                                                                                        \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                     \
-    scan_checked<In, Out>(x, y, opt, true);                                                                \
-  }                                                                                                        \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {                   \
-    scan_segments<In, Out>(x, s, y, opt, false);                                                           \
-  }                                                                                                        \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {         \
-    scan_segments<In, Out>(x, s, y, opt, true);                                                            \
+#define DETRED_SCAN_TYPES(In, Out)                                                                 \
+  void cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                       \
+    scan_checked<In, Out>(x, y, opt, false);                                                       \
+  }                                                                                                \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {             \
+    scan_checked<In, Out>(x, y, opt, true);                                                        \
+  }                                                                                                \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {           \
+    scan_segments<In, Out>(x, s, y, opt, false);                                                   \
+  }                                                                                                \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) { \
+    scan_segments<In, Out>(x, s, y, opt, true);                                                    \
   }
 DETRED_SCAN_TYPES(double, double)
 DETRED_SCAN_TYPES(float, float)
@@ -164,8 +164,8 @@ DETRED_SCAN_TYPES(std::uint32_t, std::uint64_t)
 DETRED_SCAN_TYPES(std::uint64_t, std::uint64_t)
 #undef DETRED_SCAN_TYPES
 
-#define DETRED_SCAN_IN_PLACE(T)                                                                               \
-  void cumsum(std::span<T> x, const options& opt) { scan_checked<T, T>(x, x, opt, false); }                  \
+#define DETRED_SCAN_IN_PLACE(T)                                                             \
+  void cumsum(std::span<T> x, const options& opt) { scan_checked<T, T>(x, x, opt, false); } \
   void exclusive_cumsum(std::span<T> x, const options& opt) { scan_checked<T, T>(x, x, opt, true); }
 DETRED_SCAN_IN_PLACE(double)
 DETRED_SCAN_IN_PLACE(float)

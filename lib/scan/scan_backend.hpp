@@ -15,8 +15,7 @@ namespace detred::cpu {
 /// of leaves in two passes (leaf totals; then each leaf's outputs from its offset), so the bits never depend on
 /// how.threads or how.instruction_set. Inputs below how.parallel_threshold_bytes run on one thread, in one pass.
 template <class Op>
-void scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, bool exclusive,
-          const run_options& how);
+void scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, bool exclusive, const run_options& how);
 
 /// The exact integer scan: R is int64 for signed I, uint64 for unsigned. Throws detred::overflow_error for the first
 /// output that does not fit R. y may equal x when I is R.

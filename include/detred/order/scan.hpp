@@ -67,8 +67,8 @@ DETRED_HOST_DEVICE constexpr int scan_correction_depth(std::uint64_t n) {
 }
 
 /// An output from its (sum) state: the mode's finalize, written with lane-wise selects so that a scalar and a SIMD
-/// vector of outputs run the same expression. Tree mode: NaN made canonical. Compensated mode (compensated_sums::value):
-/// s if s or c is not finite or c == 0, else s + c; then NaN made canonical.
+/// vector of outputs run the same expression. Tree mode: NaN made canonical. Compensated mode
+/// (compensated_sums::value): s if s or c is not finite or c == 0, else s + c; then NaN made canonical.
 template <class V>
 DETRED_HOST_DEVICE inline V scan_value(const V& s) {
   return s == s ? s : splat<V>(canonical_nan<element_t<V>>());
