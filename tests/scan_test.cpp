@@ -450,3 +450,45 @@ TEST(ScanRules, DepthFormula) {
 
 }  // namespace
 }  // namespace detred::testing
+
+namespace detred::testing {
+namespace {
+
+/// Pieces: the totals of the earlier pieces carried into each piece give the one-call bits, whatever the split.
+TYPED_TEST(Scan, PiecesGiveTheOneCallBits) {
+  using T = TypeParam;
+  const std::uint64_t L = order::leaf_size<T>;
+  const std::uint64_t n = 11 * L + 123;
+  const std::vector<T> x = generate<T>(values::ill_conditioned, n, 808);
+  for (mode m : {mode::tree, mode::compensated}) {
+    const std::vector<T> expected = reference_of<T>(x, m);
+    for (const std::vector<std::uint64_t>& leaves : std::vector<std::vector<std::uint64_t>>{{11}, {1, 10}, {3, 3, 5}}) {
+      for (int t : {1, 3}) {
+        const options opt{.mode = m, .threads = t};
+        // Pass 1 on every piece, in any order; the totals are concatenated in the pieces' order.
+        std::vector<scan_total<T>> all;
+        std::vector<std::uint64_t> starts = {0};
+        for (std::uint64_t k = 0; k < leaves.size(); ++k) starts.push_back(starts.back() + leaves[k] * L);
+        starts.back() = n;  // the last piece takes the ragged rest
+        for (std::uint64_t k = 0; k + 1 < starts.size(); ++k) {
+          const std::span<const T> piece(x.data() + starts[k], starts[k + 1] - starts[k]);
+          std::vector<scan_total<T>> totals(order::leaf_count<T>(piece.size()));
+          cumsum_totals(piece, std::span<scan_total<T>>(totals), opt);
+          all.insert(all.end(), totals.begin(), totals.end());
+        }
+        std::vector<T> y(n);
+        for (std::uint64_t k = 0; k + 1 < starts.size(); ++k) {
+          const std::span<const T> piece(x.data() + starts[k], starts[k + 1] - starts[k]);
+          cumsum_piece(piece, std::span<const scan_total<T>>(all.data(), starts[k] / L),
+                       std::span<T>(y.data() + starts[k], piece.size()), opt);
+        }
+        expect_same_bits(y, expected, "pieces of " + std::to_string(leaves.size()) + " threads=" + std::to_string(t));
+      }
+    }
+    std::vector<scan_total<T>> wrong(2);
+    EXPECT_THROW(cumsum_totals(std::span<const T>(x.data(), L + 1), std::span<scan_total<T>>(wrong.data(), 1)), error);
+  }
+}
+
+}  // namespace
+}  // namespace detred::testing

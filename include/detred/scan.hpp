@@ -90,6 +90,35 @@ void exclusive_cumsum(std::span<const std::uint64_t> x, segments s, std::span<st
 void cumsum(matrix_view<double> a, int axis, std::span<double> y, const options& opt = {});
 void cumsum(matrix_view<float> a, int axis, std::span<float> y, const options& opt = {});
 
+// Pieces (partial states): a scan of an array split into consecutive pieces, which may live on different threads,
+// ranks or machines, gives the one-call bits. Each piece first computes its leaf totals (cumsum_totals: one per
+// L = detred::order::leaf_size<T> elements, T = double, or float for float, float16 and bfloat16 inputs); the totals
+// are exchanged; then each piece finishes its outputs from the totals of every leaf before it (cumsum_piece), the
+// earlier pieces' totals concatenated in order. Every piece but the last must hold a multiple of L elements (then
+// each starts on a leaf boundary of the whole array), and both steps must use the same mode. Inclusive outputs only.
+template <class T>
+struct scan_total {
+  T sum;
+  T correction;  ///< compensated mode's running correction; -0.0 in tree mode
+};
+
+/// totals[b] = the total of leaf b of the piece; totals.size() must be ceil(piece.size() / L).
+void cumsum_totals(std::span<const double> piece, std::span<scan_total<double>> totals, const options& opt = {});
+void cumsum_totals(std::span<const float> piece, std::span<scan_total<float>> totals, const options& opt = {});
+void cumsum_totals(std::span<const float16> piece, std::span<scan_total<float>> totals, const options& opt = {});
+void cumsum_totals(std::span<const bfloat16> piece, std::span<scan_total<float>> totals, const options& opt = {});
+
+/// y = the inclusive outputs at the piece's positions of the scan of the whole array; `before` holds the totals of
+/// every leaf before the piece (before.size() * L elements precede it). y may be the piece itself.
+void cumsum_piece(std::span<const double> piece, std::span<const scan_total<double>> before, std::span<double> y,
+                  const options& opt = {});
+void cumsum_piece(std::span<const float> piece, std::span<const scan_total<float>> before, std::span<float> y,
+                  const options& opt = {});
+void cumsum_piece(std::span<const float16> piece, std::span<const scan_total<float>> before, std::span<float> y,
+                  const options& opt = {});
+void cumsum_piece(std::span<const bfloat16> piece, std::span<const scan_total<float>> before, std::span<float> y,
+                  const options& opt = {});
+
 /// The documented error bound of output i (0-based) of a floating-point cumsum in mode m (tree or compensated), as
 /// detred::bound gives the sum's (detred/bounds.hpp): |S_i - y_i| <= result_factor |S_i| + abs_sum_factor A_i with
 /// S_i the exact prefix sum and A_i the sum of |x_k| over the same elements (x_0..x_i inclusive). For an exclusive

@@ -139,7 +139,77 @@ void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   }
 }
 
+template <class Op, class T>
+typename Op::state state_of(const scan_total<T>& t) {
+  if constexpr (std::is_same_v<typename Op::state, T>) {
+    return t.sum;
+  } else {
+    return {t.sum, t.correction};
+  }
+}
+template <class Op, class T>
+scan_total<T> total_of(const typename Op::state& s) {
+  if constexpr (std::is_same_v<typename Op::state, T>) {
+    return {s, T(-0.0)};
+  } else {
+    return {s.sum, s.correction};
+  }
+}
+
+template <class In, class T>
+void totals_checked(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt) {
+  const char* what = "detred::cumsum_totals";
+  const cpu::run_options how = checked(opt, true, what);
+  const std::uint64_t m = order::leaf_count<T>(piece.size());
+  if (totals.size() != m) {
+    throw error(std::string(what) + ": the totals span holds " + std::to_string(totals.size()) + " entries, the " +
+                std::to_string(piece.size()) + " elements have " + std::to_string(m) + " leaves");
+  }
+  const auto run = [&]<class Op>() {
+    std::vector<typename Op::state> states(m);
+    cpu::scan_totals<Op>(piece.data(), piece.size(), states.data(), how);
+    for (std::uint64_t b = 0; b < m; ++b) totals[b] = total_of<Op, T>(states[b]);
+  };
+  if (opt.mode == mode::compensated) {
+    run.template operator()<order::scan_op<In, order::compensated_sums>>();
+  } else {
+    run.template operator()<order::scan_op<In, order::plain_sums>>();
+  }
+}
+
+template <class In, class T>
+void piece_checked(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,
+                   const options& opt) {
+  const char* what = "detred::cumsum_piece";
+  const cpu::run_options how = checked(opt, true, what);
+  check_buffers(piece.data(), piece.size(), y.data(), y.size(), what);
+  const auto run = [&]<class Op>() {
+    std::vector<typename Op::state> states(before.size());
+    for (std::uint64_t b = 0; b < before.size(); ++b) states[b] = state_of<Op, T>(before[b]);
+    cpu::scan<Op>(piece.data(), piece.size(), y.data(), false, how, states);
+  };
+  if (opt.mode == mode::compensated) {
+    run.template operator()<order::scan_op<In, order::compensated_sums>>();
+  } else {
+    run.template operator()<order::scan_op<In, order::plain_sums>>();
+  }
+}
+
 }  // namespace
+
+#define DETRED_SCAN_PIECES(In, T)                                                                      \
+  void cumsum_totals(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt) { \
+    totals_checked<In, T>(piece, totals, opt);                                                         \
+  }                                                                                                    \
+  void cumsum_piece(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,  \
+                    const options& opt) {                                                              \
+    piece_checked<In, T>(piece, before, y, opt);                                                       \
+  }
+DETRED_SCAN_PIECES(double, double)
+DETRED_SCAN_PIECES(float, float)
+DETRED_SCAN_PIECES(float16, float)
+DETRED_SCAN_PIECES(bfloat16, float)
+#undef DETRED_SCAN_PIECES
 
 #define DETRED_SCAN_TYPES(In, Out)                                                                 \
   void cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                       \

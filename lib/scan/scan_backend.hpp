@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "cpu/cpu_backend.hpp"
 #include "detred/order/scan.hpp"
@@ -14,8 +15,15 @@ namespace detred::cpu {
 /// inclusive, or exclusive (y[0] the identity, y[i] the inclusive output i - 1). y may equal x. Threads own runs
 /// of leaves in two passes (leaf totals; then each leaf's outputs from its offset), so the bits never depend on
 /// how.threads or how.instruction_set. Inputs below how.parallel_threshold_bytes run on one thread, in one pass.
+/// `before`: the totals of the leaves before x when x is a piece of a larger array that starts at a leaf boundary
+/// (scan_totals of the earlier pieces, in order); the outputs are then those of the whole array.
 template <class Op>
-void scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, bool exclusive, const run_options& how);
+void scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, bool exclusive, const run_options& how,
+          std::span<const typename Op::state> before = {});
+
+/// totals[b] = the total of leaf b of x[0..n) (order::leaf_lane_offsets), for every leaf: pass 1 of the scan.
+template <class Op>
+void scan_totals(const typename Op::input* x, std::uint64_t n, typename Op::state* totals, const run_options& how);
 
 /// The exact integer scan: R is int64 for signed I, uint64 for unsigned. Throws detred::overflow_error for the first
 /// output that does not fit R. y may equal x when I is R.

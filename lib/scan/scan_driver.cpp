@@ -5,6 +5,7 @@
 // of the same left-perfect tree whoever computed the totals, so the outputs have the same bits for any split.
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -53,8 +54,8 @@ typename Op::result leaf_outputs(const scan_entry<Op>& k, const typename Op::inp
 }  // namespace
 
 template <class Op>
-void scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, bool exclusive,
-          const run_options& how) {
+void scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, bool exclusive, const run_options& how,
+          std::span<const typename Op::state> before) {
   using T = typename Op::value;
   using S = typename Op::state;
   using Y = typename Op::result;
@@ -68,8 +69,12 @@ void scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, 
                                                                                     : how.parallel_threshold_bytes;
   const Y empty = order::scan_value(Op::template identity<T>());
 
+  // The stack of leaf totals starts with those of the leaves before x (a piece of a larger array).
+  order::subtree_stack<Op> earlier;
+  for (const S& total : before) earlier.push(total, 1);
+
   if (threads <= 1 || m <= 1 || n * sizeof(typename Op::input) < threshold) {
-    order::subtree_stack<Op> totals;
+    order::subtree_stack<Op> totals = earlier;
     S e[W];
     S b[W];
     std::vector<Y> buffer(exclusive ? L : 0);
@@ -106,7 +111,7 @@ void scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, 
 #pragma omp barrier
 #pragma omp single
     {
-      order::subtree_stack<Op> totals;
+      order::subtree_stack<Op> totals = earlier;
       for (std::uint64_t leaf = 0; leaf < m; ++leaf) {
         const S total = offsets[leaf];
         offsets[leaf] = totals.root();
@@ -129,11 +134,30 @@ void scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, 
   }
 }
 
+template <class Op>
+void scan_totals(const typename Op::input* x, std::uint64_t n, typename Op::state* totals, const run_options& how) {
+  using T = typename Op::value;
+  using S = typename Op::state;
+  constexpr std::uint64_t W = order::lanes<T>;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  const scan_entry<Op>& k = scan_kernels_of<Op>(scan_kernels_for(resolve(how.instruction_set)));
+  const std::uint64_t m = order::leaf_count<T>(n);
+  const std::uint64_t threshold = how.parallel_threshold_bytes == ~std::uint64_t{0} ? default_parallel_threshold<Op>()
+                                                                                    : how.parallel_threshold_bytes;
+  const bool split = thread_count(how.threads) > 1 && m > 1 && n * sizeof(typename Op::input) >= threshold;
+#pragma omp parallel for schedule(static) num_threads(thread_count(how.threads)) if (split)
+  for (std::uint64_t leaf = 0; leaf < m; ++leaf) {
+    S e[W];
+    const std::uint64_t start = leaf * L;
+    totals[leaf] = k.lane_offsets(x + start, n - start < L ? n - start : L, e);
+  }
+}
+
 template <class List>
 struct instantiate_scans;
 template <class... Ops>
 struct instantiate_scans<scan_op_list<Ops...>> {
-  static constexpr std::tuple pointers{&scan<Ops>...};
+  static constexpr std::tuple pointers{&scan<Ops>..., &scan_totals<Ops>...};
 };
 template struct instantiate_scans<scan_ops>;
 
