@@ -13,6 +13,7 @@
 #include "detred/order.hpp"
 #include "detred/partial.hpp"
 #include "detred/reference.hpp"
+#include "detred/scan.hpp"
 #include "detred/statistics.hpp"
 #include "detred/stats.hpp"
 #include "detred/sum.hpp"

@@ -10,6 +10,7 @@
 #include "cpu/prefetch.hpp"
 #include "detred/order.hpp"
 #include "kernel_table.hpp"
+#include "scan_kernels.hpp"
 
 namespace detred::cpu {
 namespace avx2_lanes {
@@ -17,9 +18,13 @@ namespace avx2_lanes {
 inline constexpr std::uint64_t vector_bytes = 32;
 inline constexpr std::uint64_t accumulator_vectors = 8;
 #include "lane_engine.inl"
+#include "scan_engine.inl"
 
 }  // namespace avx2_lanes
 
 constinit const kernel_table avx2_kernels = avx2_lanes::make_table("avx2", cpu_ops{});
+namespace scan_tables {
+constinit const scan_table avx2_kernels = avx2_lanes::make_scan_table("avx2", scan_ops{});
+}  // namespace scan_tables
 
 }  // namespace detred::cpu

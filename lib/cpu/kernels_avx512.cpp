@@ -10,6 +10,7 @@
 #include "cpu/prefetch.hpp"
 #include "detred/order.hpp"
 #include "kernel_table.hpp"
+#include "scan_kernels.hpp"
 
 namespace detred::cpu {
 namespace avx512_lanes {
@@ -17,9 +18,13 @@ namespace avx512_lanes {
 inline constexpr std::uint64_t vector_bytes = 64;
 inline constexpr std::uint64_t accumulator_vectors = 16;
 #include "lane_engine.inl"
+#include "scan_engine.inl"
 
 }  // namespace avx512_lanes
 
 constinit const kernel_table avx512_kernels = avx512_lanes::make_table("avx512", cpu_ops{});
+namespace scan_tables {
+constinit const scan_table avx512_kernels = avx512_lanes::make_scan_table("avx512", scan_ops{});
+}  // namespace scan_tables
 
 }  // namespace detred::cpu

@@ -12,6 +12,7 @@
 #include "cpu/prefetch.hpp"
 #include "detred/order.hpp"
 #include "kernel_table.hpp"
+#include "scan_kernels.hpp"
 
 namespace detred::cpu {
 namespace neon_lanes {
@@ -19,9 +20,13 @@ namespace neon_lanes {
 inline constexpr std::uint64_t vector_bytes = 16;
 inline constexpr std::uint64_t accumulator_vectors = 16;
 #include "lane_engine.inl"
+#include "scan_engine.inl"
 
 }  // namespace neon_lanes
 
 constinit const kernel_table neon_kernels = neon_lanes::make_table("neon", cpu_ops{});
+namespace scan_tables {
+constinit const scan_table neon_kernels = neon_lanes::make_scan_table("neon", scan_ops{});
+}  // namespace scan_tables
 
 }  // namespace detred::cpu
