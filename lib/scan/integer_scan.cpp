@@ -5,7 +5,7 @@
 #include <string>
 #include <type_traits>
 
-#include "api/integer_results.hpp"
+#include "core/integer_results.hpp"
 #include "scan_backend.hpp"
 
 namespace detred::cpu {

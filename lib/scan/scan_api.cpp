@@ -5,8 +5,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "api/batch_checks.hpp"
-#include "api/validate.hpp"
+#include "core/batch_checks.hpp"
+#include "core/validate.hpp"
 #include "cpu/isa_selection.hpp"
 #include "detred/scan.hpp"
 #include "scan_backend.hpp"
@@ -265,7 +265,10 @@ namespace {
 template <class In, class Out>
 void reference_cumsum(std::span<const In> x, std::span<Out> y, mode m) {
   check_buffers(x.data(), x.size(), y.data(), y.size(), "detred::reference::cumsum");
-  if (without_exact(m, "detred::reference::cumsum") == mode::compensated) {
+  if (validated(m) == mode::exact) {
+    throw error("detred::reference::cumsum: mode exact is not available (scans have tree and compensated mode)");
+  }
+  if (m == mode::compensated) {
     order::reference_scan<order::scan_op<In, order::compensated_sums>>(x.data(), x.size(), y.data());
   } else {
     order::reference_scan<order::scan_op<In, order::plain_sums>>(x.data(), x.size(), y.data());
