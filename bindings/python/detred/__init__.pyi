@@ -6,6 +6,7 @@ import numpy.typing as npt
 
 __version__: str
 order_version: int
+state_format_version: int
 cuda_built: bool
 
 Mode = Literal["tree", "compensated", "exact"]

@@ -36,6 +36,7 @@ PYBIND11_MODULE(_detred, m) {
 
   m.attr("__version__") = detred::library_version;
   m.attr("order_version") = detred::order_version;
+  m.attr("state_format_version") = detred::state_format_version;
   m.attr("cuda_built") = cuda_built();
   m.def("cuda_available", &detred::cuda::available,
         "True if detred has its CUDA backend and a usable CUDA device: GPU arrays can be reduced.");
