@@ -29,6 +29,9 @@
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// The segments of an array: segment k is values[offsets[k] .. offsets[k+1]), so `offsets` holds one entry more
@@ -108,3 +111,5 @@ void stats_by_key(std::span<const float> values, std::span<const std::uint32_t> 
                   std::span<statistics<float>> results, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

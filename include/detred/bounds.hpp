@@ -5,6 +5,9 @@
 
 #include "detred/options.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// The floating-point operations that have a documented error bound. min, max, argmin and argmax round nothing
@@ -60,3 +63,5 @@ extern template error_bound bound<double>(bounded_op op, std::uint64_t n, mode m
 extern template error_bound bound<float>(bounded_op op, std::uint64_t n, mode m);
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -5,6 +5,9 @@
 
 #include "detred/options.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// True if this build carries code for the instruction set and this CPU can run it. isa::baseline is always true;
@@ -20,3 +23,5 @@ std::vector<isa> supported_isas();
 isa resolved_isa(isa requested);
 
 }  // namespace detred
+
+#pragma GCC visibility pop

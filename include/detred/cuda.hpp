@@ -24,6 +24,9 @@
 
 struct CUstream_st;
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred::cuda {
 
 /// A CUDA stream: the same type as cudaStream_t.
@@ -229,3 +232,5 @@ DETRED_CUDA_BATCHED(float)
 #undef DETRED_CUDA_BATCHED
 
 }  // namespace detred::cuda
+
+#pragma GCC visibility pop

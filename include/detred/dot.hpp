@@ -6,6 +6,9 @@
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// sum x_i * y_i in the canonical order of x.size() elements: each lane adds the rounded products of its elements
@@ -21,3 +24,5 @@ float dot(std::span<const float16> x, std::span<const float16> y, const options&
 float dot(std::span<const bfloat16> x, std::span<const bfloat16> y, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -15,6 +15,9 @@
 
 #include "detred/options.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 double min(std::span<const double> x, const options& opt = {});
@@ -48,3 +51,5 @@ std::uint64_t argmax(std::span<const std::uint32_t> x, const options& opt = {});
 std::uint64_t argmax(std::span<const std::uint64_t> x, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

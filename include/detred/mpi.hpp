@@ -25,6 +25,9 @@
 #include "detred/partial.hpp"
 #include "detred/statistics.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred::mpi {
 
 /// The global index of this rank's first element: the local sizes of the lower ranks added up (MPI_Exscan).
@@ -61,3 +64,5 @@ void allreduce_sum(std::span<const double> x, std::span<double> out, MPI_Comm co
 void allreduce_sum(std::span<const float> x, std::span<float> out, MPI_Comm comm, const options& opt = {});
 
 }  // namespace detred::mpi
+
+#pragma GCC visibility pop

@@ -5,6 +5,9 @@
 
 #include "detred/options.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// sum |x_i| in the canonical order (tree or compensated mode): detred::sum of the magnitudes, bit for bit. An empty
@@ -21,3 +24,5 @@ double nrm2(std::span<const double> x, const options& opt = {});
 float nrm2(std::span<const float> x, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <cstring>
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// IEEE 754 binary16 (half precision), held as its 16 bits. Layout-compatible with _Float16, __half, numpy.float16.
@@ -44,3 +47,5 @@ inline float to_float(bfloat16 b) {
 }
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -6,6 +6,9 @@
 #include <string>
 #include <string_view>
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// How the additions of the canonical order are carried out.
@@ -88,3 +91,5 @@ extern template std::string names<isa>();
 extern template std::string names<backend>();
 
 }  // namespace detred
+
+#pragma GCC visibility pop

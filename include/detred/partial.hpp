@@ -27,6 +27,9 @@
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// The reductions a partial state can hold: every operation of the single-array API.
@@ -141,3 +144,5 @@ class partial_state {
 };
 
 }  // namespace detred
+
+#pragma GCC visibility pop

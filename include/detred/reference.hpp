@@ -6,9 +6,14 @@
 
 #include "detred/options.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred::reference {
 
 double sum(std::span<const double> x, mode m);
 float sum(std::span<const float> x, mode m);
 
 }  // namespace detred::reference
+
+#pragma GCC visibility pop

@@ -3,6 +3,9 @@
 
 #include <cstdint>
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// Summary statistics of n values (docs/operations.md gives each rule). For n = 0: count 0, sum -0.0, everything
@@ -22,3 +25,5 @@ struct statistics {
 };
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -6,6 +6,9 @@
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// The summary statistics of x (detred/statistics.hpp gives each member's rule), from one read of x: each leaf of the
@@ -16,3 +19,5 @@ statistics<double> stats(std::span<const double> x, const options& opt = {});
 statistics<float> stats(std::span<const float> x, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -7,6 +7,9 @@
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// Sum of x in the canonical order. The result bits depend only on x.size() and the values of x (and the order
@@ -33,3 +36,5 @@ std::uint64_t sum(std::span<const std::uint32_t> x, const options& opt = {});
 std::uint64_t sum(std::span<const std::uint64_t> x, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop
