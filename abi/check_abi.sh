@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The ABI check: compares the shared libraries of a DETRED_SHARED build (configured with -g: abidw reads the types
+# from the debug information) with the baseline of the last release in abi/ (abidw/abidiff of Debian's abigail-tools).
+# Only the public headers' types count (--headers-dir include/); the internals are hidden (cmake/DetredShared.cmake).
+#   check_abi.sh BUILD_DIR            exit 0: the same ABI, or only additions (listed); 1: a change that breaks callers
+#                                     (a removed or changed function, a changed public type), with abidiff's report
+#   check_abi.sh BUILD_DIR --update   writes the baseline anew (at a release, docs/compatibility.md says when)
+set -euo pipefail
+build=${1:?usage: $0 BUILD_DIR [--update]}
+update=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+source_dir=$(dirname "$here")
+work=$build/abi
+mkdir -p "$work"
+status=0
+for name in libdetred libdetred_c libdetred_mpi; do
+  lib=$(find "$build/lib" -name "$name.so" -print -quit)
+  if [[ -z $lib ]]; then
+    [[ $name == libdetred_mpi ]] && continue  # built only where MPI is found
+    echo "check_abi: $build has no $name.so (configure with -DDETRED_SHARED=ON)" >&2
+    exit 2
+  fi
+  abidw --headers-dir "$source_dir/include" --headers-dir "$build/include" --drop-private-types \
+    --no-corpus-path --no-comp-dir-path --out-file "$work/$name.abi" "$lib"
+  baseline=$here/$name.abi
+  if [[ $update == --update ]]; then
+    cp "$work/$name.abi" "$baseline"
+    echo "check_abi: wrote $baseline"
+    continue
+  fi
+  [[ -f $baseline ]] || { echo "check_abi: no baseline $baseline (run with --update at a release)" >&2; exit 2; }
+  rc=0
+  abidiff "$baseline" "$work/$name.abi" >"$work/$name.diff" 2>&1 || rc=$?
+  # abidiff's exit status is a bit mask: 1 error, 2 usage, 4 any ABI change, 8 an incompatible one.
+  if ((rc & 3)); then
+    cat "$work/$name.diff" >&2
+    echo "check_abi: $name: abidiff failed (exit $rc)" >&2
+    exit 2
+  elif ((rc & 8)); then
+    cat "$work/$name.diff" >&2
+    echo "check_abi: $name: INCOMPATIBLE with the baseline of the last release" >&2
+    status=1
+  elif ((rc & 4)); then
+    cat "$work/$name.diff"
+    echo "check_abi: $name: compatible changes only (above)"
+  else
+    echo "check_abi: $name: the same ABI as the baseline"
+  fi
+done
+exit $status
