@@ -7,8 +7,9 @@ Python, the C/C++ runtimes and OpenMP (and, to use a GPU, the driver's libcuda).
 
 Environment:
   CMAKE_ARGS         more CMake arguments, split as a shell would (-DDETRED_ENABLE_CUDA=OFF: a CPU-only wheel)
-  DETRED_BUILD_DIR   a build folder to configure and build in, kept between builds (CI reuses it); default: a
-                     temporary folder of setuptools
+  DETRED_BUILD_DIR   a build folder to configure and build in, kept between builds; default: a temporary folder
+                     of setuptools. One configured already keeps its options (only the Python module is turned on):
+                     CI makes the wheel in the build of the .deb packages, whose shared libdetred the wheel carries
   CMAKE_BUILD_PARALLEL_LEVEL, CMAKE_GENERATOR   as CMake reads them (default generator: Ninja when installed)
 """
 
@@ -63,14 +64,17 @@ class CMakeBuild(build_ext):
             "-DDETRED_CUDA_RUNTIME=Static",
             "-DDETRED_PYTHON_INSTALL_DIR=.",
         ]
-        if "CMAKE_GENERATOR" not in os.environ and not (build / "CMakeCache.txt").exists() and shutil.which("ninja"):
+        configured = (build / "CMakeCache.txt").exists() and "DETRED_BUILD_DIR" in os.environ
+        if configured:
+            args = [f"-DPython3_EXECUTABLE={sys.executable}", "-DDETRED_BUILD_PYTHON=ON", "-DDETRED_PYTHON_INSTALL_DIR=."]
+        elif "CMAKE_GENERATOR" not in os.environ and shutil.which("ninja"):
             args += ["-G", "Ninja"]
         args += shlex.split(os.environ.get("CMAKE_ARGS", ""))
         env = dict(os.environ)
         env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 1))
         subprocess.run(["cmake", "-S", str(SOURCE), "-B", str(build), *args], check=True, env=env)
         subprocess.run(["cmake", "--build", str(build), "--target", "detred_python"], check=True, env=env)
-        subprocess.run(["cmake", "--install", str(build), "--component", "python", "--prefix", str(target)],
+        subprocess.run(["cmake", "--install", str(build), "--component", "python", "--prefix", str(target), "--strip"],
                        check=True, env=env)
 
 
