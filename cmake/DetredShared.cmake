@@ -10,6 +10,8 @@ if(DETRED_SHARED)
   set(CMAKE_CXX_VISIBILITY_PRESET hidden)
   set(CMAKE_CUDA_VISIBILITY_PRESET hidden)
   set(CMAKE_VISIBILITY_INLINES_HIDDEN ON)
+  # Installed programs and libraries find the shared libraries of their own prefix, wherever it was installed.
+  set(CMAKE_INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 endif()
 
 # Called once the targets exist (after lib/ and bindings/).
