@@ -2,7 +2,9 @@
 #
 # Hidden by default: everything is compiled with -fvisibility=hidden -fvisibility-inlines-hidden, and the public
 # headers (include/detred/*.hpp) declare their contents with `#pragma GCC visibility push(default)`, so the
-# library's internals (lib/) stay inside it and can change without an ABI change. The C API marks its functions
+# library's internals (lib/) stay inside it and can change without an ABI change. A function template at namespace
+# scope also needs [[gnu::visibility("default")]] on its declaration: GCC gives an explicit instantiation (in lib/,
+# outside the pragma) the visibility of its own context otherwise. The C API marks its functions
 # with DETRED_C_EXPORT (include/detred/detred.h). Visibility alone does not hide the standard library's template
 # instantiations (libstdc++ declares namespace std visible), so a version script (detred.map) keeps only detred's
 # names in the dynamic symbol table; abi/check_exports.sh checks the result, abi/check_abi.sh the ABI.

@@ -25,7 +25,8 @@
 #include "detred/partial.hpp"
 #include "detred/statistics.hpp"
 
-// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake); function templates
+// also each with [[gnu::visibility("default")]], which their explicit instantiations in lib/ need.
 #pragma GCC visibility push(default)
 
 namespace detred::mpi {
@@ -42,7 +43,8 @@ std::optional<partial_state> reduce(const partial_state& local, int root, MPI_Co
 
 /// This rank's state of op over its piece, placed by offset_of.
 template <class T>
-partial_state local_state(operation op, std::span<const T> local, MPI_Comm comm, const options& opt = {});
+[[gnu::visibility("default")]] partial_state local_state(operation op, std::span<const T> local, MPI_Comm comm,
+                                                         const options& opt = {});
 
 /// The single-array calls over the distributed array, on every rank.
 double sum(std::span<const double> local, MPI_Comm comm, const options& opt = {});

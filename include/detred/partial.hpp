@@ -27,7 +27,8 @@
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
 
-// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake); function templates
+// also each with [[gnu::visibility("default")]], which their explicit instantiations in lib/ need.
 #pragma GCC visibility push(default)
 
 namespace detred {
@@ -43,7 +44,7 @@ const char* to_string(element_type t);
 
 /// The element_type of T (double, float, float16, bfloat16, int32_t, int64_t, uint32_t, uint64_t).
 template <class T>
-element_type element_type_of();
+[[gnu::visibility("default")]] element_type element_type_of();
 
 /// A half-open range of element indices of the global array.
 struct element_range {
