@@ -38,8 +38,9 @@ abi/check_abi.sh "$build"
 
 step "Python: sdist and wheel, installed into a fresh virtual environment"
 rm -rf "$build/dist" "$build/venv"
-python3 -m build --no-isolation --sdist --outdir "$build/dist" .
-DETRED_BUILD_DIR=$build python3 -m build --no-isolation --wheel --outdir "$build/dist" .
+# Debian's python3 (its python3-build); -P: the source folder's build/ must not shadow the module `build`.
+/usr/bin/python3 -P -m build --no-isolation --sdist --outdir "$build/dist" .
+DETRED_BUILD_DIR=$build /usr/bin/python3 -P -m build --no-isolation --wheel --outdir "$build/dist" .
 /usr/bin/python3 -m venv --system-site-packages "$build/venv"
 "$build/venv/bin/python" -m pip install --no-index --no-deps "$build"/dist/detred-*.whl
 # From another folder, so that `import detred` can only find the installed package.
