@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The ABI check: compares the shared libraries of a DETRED_SHARED build (configured with -g: abidw reads the types
-# from the debug information) with the baseline of the last release in abi/ (abidw/abidiff of Debian's abigail-tools).
+# from the debug information) with the baseline of the last release, abi/<library>.abi.gz (abidw/abidiff of
+# Debian's abigail-tools).
 # Only the public headers' types count (--headers-dir include/); the internals are hidden (cmake/DetredShared.cmake).
 #   check_abi.sh BUILD_DIR            exit 0: the same ABI, or only additions (listed); 1: any other change (a function
 #                                     removed or changed, a public type changed), with abidiff's report
@@ -20,15 +21,20 @@ for name in libdetred libdetred_c libdetred_mpi; do
     echo "check_abi: $build has no $name.so (configure with -DDETRED_SHARED=ON)" >&2
     exit 2
   fi
+  # abidw.suppr says what is left out. No paths or source lines: the same library gives the same file anywhere.
   abidw --headers-dir "$source_dir/include" --headers-dir "$build/include" --drop-private-types \
-    --no-corpus-path --no-comp-dir-path --out-file "$work/$name.abi" "$lib"
-  baseline=$here/$name.abi
+    --suppressions "$here/abidw.suppr" --no-corpus-path --no-comp-dir-path --no-show-locs --type-id-style hash \
+    --out-file "$work/$name.abi" "$lib"
+  # Stored compressed (a few MB of XML each, 5 % of it compressed).
+  baseline=$here/$name.abi.gz
   if [[ $update == --update ]]; then
-    cp "$work/$name.abi" "$baseline"
+    gzip -9n <"$work/$name.abi" >"$baseline"
     echo "check_abi: wrote $baseline"
     continue
   fi
   [[ -f $baseline ]] || { echo "check_abi: no baseline $baseline (run with --update at a release)" >&2; exit 2; }
+  gunzip <"$baseline" >"$work/$name.baseline.abi"
+  baseline=$work/$name.baseline.abi
   # abidiff's exit status is a bit mask: 1 error, 2 usage, 4 an ABI change, 8 one known to be incompatible. A
   # changed parameter or type sets only 4, as do additions: so additions are left out (--no-added-syms) to judge,
   # and listed apart.
