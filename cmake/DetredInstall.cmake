@@ -7,7 +7,9 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(detred_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/detred)
+# In share/, not the library folder: a project without compilers (project(x NONE), for detred_add_golden_test) has no
+# library architecture, so find_package does not look in lib/x86_64-linux-gnu/cmake, where a /usr install puts it.
+set(detred_cmake_dir ${CMAKE_INSTALL_DATADIR}/cmake/detred)
 
 # The CMake package has one component per library, each with its own export file, so that a consumer loads (and
 # finds the dependencies of) only what it asks for: core (detred::detred), c (detred::c), mpi (detred::mpi, needs
