@@ -74,6 +74,9 @@ class CMakeBuild(build_ext):
         env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 1))
         subprocess.run(["cmake", "-S", str(SOURCE), "-B", str(build), *args], check=True, env=env)
         subprocess.run(["cmake", "--build", str(build), "--target", "detred_python"], check=True, env=env)
+        # The package folder may hold libraries of an earlier build (a shared libdetred): only this build's go in.
+        for stale in (target / "detred").glob("*.so*"):
+            stale.unlink()
         subprocess.run(["cmake", "--install", str(build), "--component", "python", "--prefix", str(target), "--strip"],
                        check=True, env=env)
 
