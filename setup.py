@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Builds the Python package's extension (detred._detred) with the project's own CMake; pyproject.toml holds the rest.
 
 The extension is configured with only the library and the Python module (no tests, tools, verify tool, Fortran or

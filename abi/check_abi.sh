@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The ABI check: compares the shared libraries of a DETRED_SHARED build (configured with -g: abidw reads the types
 # from the debug information) with the baseline of the last release, abi/<library>.abi.gz (abidw/abidiff of
 # Debian's abigail-tools).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Checks that shared detred libraries export detred's names only: every defined dynamic symbol (objdump -T) is a C++
 # name of namespace detred, a C API function detred_*, or a procedure of the Fortran module; no instantiation of the
 # standard library's templates, no OpenMP, MPFR, GMP or CUDA runtime symbol (cmake/DetredShared.cmake says how).

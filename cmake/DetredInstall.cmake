@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Installation: headers, the libraries, a CMake package (find_package(detred [COMPONENTS ...])), a pkg-config file,
 # and the install components that the packages are made of (cmake/DetredPackaging.cmake):
 #   runtime  the shared libraries (libdetred, libdetred_c)      dev      headers, CMake and pkg-config files, link names

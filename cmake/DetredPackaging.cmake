@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Debian packages with CPack (`cpack -G DEB` in a DETRED_SHARED build folder; .ci/run makes and installs them). One
 # package per install component of cmake/DetredInstall.cmake, named as Debian names a library of SONAME
 # libdetred.so.0.2 (docs/compatibility.md):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The shared form of the installed libraries (DETRED_SHARED=ON): what they export.
 #
 # Hidden by default: everything is compiled with -fvisibility=hidden -fvisibility-inlines-hidden, and the public

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs every Debian package detred needs to build, test and benchmark.
 # Idempotent: packages already present are skipped and nothing is printed for them.
 #   --cross-aarch64   also the aarch64 cross build (docs/arm.md): Debian's cross compiler, qemu-user, and the

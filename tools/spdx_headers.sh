@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Puts the license's SPDX identifier on the first line of every tracked source file (after a #! line, which must
 # stay first), in the comment syntax of its language:
 #   // C++ and CUDA (.hpp .cpp .cu .cuh .inl)   /* */ C (.h .c)   ! Fortran (.f90)   # Python, CMake, shell

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Many reductions in one call: the segments of an array (CSR offsets), the rows or columns of a matrix, and values
 // grouped by key (scatter-add, reduce-by-key).
 //

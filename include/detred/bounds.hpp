@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The documented error bounds of each operation and mode, as functions of n (docs/error-bounds.md derives them).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the CPU backend can run on this machine.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CUDA backend: deterministic sums of data in GPU memory, bit for bit equal to detred::sum on the CPU.
 //
 // Plain C++: this header includes no CUDA header, so any translation unit can include it. A cudaStream_t is a

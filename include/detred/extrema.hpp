@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::min, max, argmin, argmax: selections with rules that make the answer unique on every backend.
 //
 // Rules (docs/operations.md compares them with NumPy's):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reductions over MPI ranks with the bits of one call (library detred_mpi, CMake target detred::mpi; built when
 // MPI is found). Two kinds:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::asum and detred::nrm2: the 1-norm and the 2-norm of an array.
 #pragma once
 

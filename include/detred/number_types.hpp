@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The 16-bit floating-point storage types detred reduces: IEEE binary16 and bfloat16, as their bits. They are
 // storage only: every reduction widens each element exactly to float and computes in float (docs/operations.md).
 #pragma once

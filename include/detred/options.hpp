@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Options shared by every reduction, and the library's exception type.
 #pragma once
 

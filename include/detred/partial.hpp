@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Partial states: the reduction of a piece of a global array, to be merged with the states of the other pieces in
 // any order and grouping, here or in another process, into the bits of one call over the whole array.
 //

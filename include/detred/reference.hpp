@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The scalar reference implementation: the canonical order written as plainly as possible. It is the
 // specification in code; every fast path must return its bits. Slow by design: use detred::sum in production.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The result of detred::stats: the summary statistics of an array from one pass over memory.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::stats: count, sum, mean, variances, standard deviations, min and max from one pass over memory.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::sum: the deterministic sum of an array of floating-point numbers or integers.
 #pragma once
 

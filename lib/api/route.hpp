@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The front door's one routing step: validated options, then the CPU backend or the CUDA backend for an operator.
 #pragma once
 

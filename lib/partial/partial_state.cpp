@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::partial_state: picks the operator of (operation, mode, element type), and reads and writes the portable
 // form's header (docs/partial-states.md).
 #include <cstring>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds and runs the consumer program one way: package | system | subdirectory | pkg-config.
 # Usage: run_consumer.sh WAY SOURCE_DIR BUILD_DIR WORK_DIR
 #   package       installs BUILD_DIR, builds against find_package(detred) with MPI hidden from CMake (the core must

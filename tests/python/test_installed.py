@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The installed package (a wheel in a virtual environment; .ci/run's packaging step sets DETRED_INSTALLED_PACKAGE=1):
 imported from the installation, not the build tree; carrying its type stubs; and needing nothing that the wheel does
 not hold beyond Python, the C and C++ runtimes and OpenMP (ldd of the extension)."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # CI's packaging step (.ci/run): one CPU-only build of the shared libraries, with debug information for the ABI
 # check, the detred tool and the Python module, reused for everything below:
 #   1. the exports (abi/check_exports.sh) and the ABI against the last release (abi/check_abi.sh);

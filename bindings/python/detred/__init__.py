@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """detred: deterministic reductions.
 
 The result bits of every function depend only on the number of elements and their values: not on the thread count,

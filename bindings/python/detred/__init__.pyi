@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Type stubs of the detred module (the extension detred._detred and detred._results).
 from typing import Any, Literal, NamedTuple, SupportsIndex
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """``python -m detred``: the library, canonical order and partial-state format versions, as ``detred --version``."""
 
 import detred

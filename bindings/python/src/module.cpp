@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The extension module detred._detred: the operations of ops/ (one define_ call per family), versions, GPU
 // availability, and the mapping of the library's exceptions to Python's.
 #include <pybind11/pybind11.h>
