@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Language bindings (docs/bindings.md). Included from the top-level CMakeLists.txt, since the languages it enables
 # are needed by targets in several folders (lib/c_api, bindings/, tests/).
 #   C API:   always (lib/c_api: C++ sources); the C language only for its C test program (with the tests).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Compiler flags for every detred target.
 #
 # detred_strict_fp(target): the arithmetic must be exactly what the source says. -ffp-contract=off forbids fusing

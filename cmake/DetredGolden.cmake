@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # detred_add_golden_test(): a `detred check` of a golden file as a test of the caller's CTest suite.
 #
 #   find_package(detred REQUIRED)

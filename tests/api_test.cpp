@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The public API: the documented call shapes compile and work, invalid arguments raise detred::error with a clear
 // message, the order's constants and bounds are what the docs state, and 64-bit sizes work.
 #include <sys/mman.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Inputs of the batched-reduction tests, shared by the CPU and the CUDA suites: segments whose lengths sit at every
 // boundary of the order (lanes, leaves, the GPU's 16-leaf work items), matrices of both layouts with padded leading
 // dimensions, and keys that are uniform or piled into a few hot bins. Each result is checked against the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The batched entry points on every CPU path: each result has the bits of the single-array call on its segment, row,
 // column or group alone, whatever the batch around it, its order, the layout, the instruction set or the thread
 // count; and the documented argument errors.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Fails if clang-format (with the repository's .clang-format) would change any C, C++ or CUDA source in the tree.
 # Usage: check_format.sh SOURCE_DIR
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Each per-instruction-set object may define only symbols inside its own namespaces (<isa>_lanes, the order's
 # inline namespace <isa>, or its exported <isa>_kernels table). Any other inline function it emitted (a weak symbol
 # shared by name with other objects) could be picked by the linker for code that runs on a CPU without that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Invariance: every instruction set, every thread count, every alignment gives the reference's bits, for sizes
 // around every boundary of the order and for every class of adversarial values.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every CPU path of any operator against the reference engine, bit for bit, and the inputs those tests draw.
 #pragma once
 

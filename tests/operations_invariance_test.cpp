@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Invariance of every operator other than the sum: each instruction set and thread count gives the reference
 // engine's bits, for sizes around every boundary of the order, misaligned pointers, and every class of adversarial
 // values (the sum has its own, longer suite in invariance_test.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The documented rules of each operation through the public API: special values, ties, signed zeros, empty inputs,
 // integer overflow, 16-bit widening, and the identities that tie the operations to the sum (dot with ones, asum,
 // stats' sum and mean).

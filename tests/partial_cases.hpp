@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The partial-state tests' view of every operation: the single-array call's result bits, a state's result bits,
 // and a state of a piece, for any (operation, mode, element type), so that one loop covers them all.
 #pragma once

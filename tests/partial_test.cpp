@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Partial states: for every operation, mode and element type, states of random pieces (cuts inside leaves, empty
 // pieces), merged in random orders and groupings, through the byte form or not, built with any thread count and
 // instruction set, give the bits of the single-array call; so do streams of random chunk sizes. Then the byte

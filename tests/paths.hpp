@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every way detred can compute a sum on this machine, and the check that all of them return the reference's bits.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The tests' inputs: the shared generators library (lib/generators), seen from the tests' namespace.
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs every Debian package detred needs to build, test and benchmark.
 # Idempotent: packages already present are skipped and nothing is printed for them.
 #   --cross-aarch64   also the aarch64 cross build (docs/arm.md): Debian's cross compiler, qemu-user, and the
@@ -45,6 +46,12 @@ packages=(
   libopenmpi-dev        # Open MPI: detred_mpi (sums over MPI ranks) and its tests
   openmpi-bin           # mpiexec: runs the MPI tests and benchmark
   libdlpack-dev         # dlpack.h: the tensor struct behind __dlpack__ (PyTorch CUDA tensors in the Python module)
+  python3-setuptools    # the Python package's build backend (pyproject.toml, setup.py), offline
+  python3-wheel         # wheels for pip install --no-build-isolation .
+  python3-build         # python3 -m build --no-isolation: the sdist and the wheel
+  python3-venv          # the fresh virtual environment the installed package is tested in
+  abigail-tools         # abidw/abidiff: the ABI check of the shared libraries (abi/check_abi.sh)
+  dpkg-dev              # dpkg-shlibdeps: the .deb packages' dependencies (cpack -G DEB)
 )
 
 # Only with --cross-aarch64. GoogleTest for arm64 is built from the sources libgtest-dev ships (/usr/src/googletest);

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The Fortran module of detred: `use detred`, then deterministic reductions of real(4), real(8), integer(4) and
 ! integer(8) arrays of any rank: detred_sum, detred_dot, detred_asum, detred_nrm2, detred_min, detred_max,
 ! detred_minloc, detred_maxloc, detred_stats.

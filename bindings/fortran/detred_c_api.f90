@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The C API (include/detred/detred.h) as Fortran sees it: the values of its enums, its structs as bind(c) types, and
 ! its functions. Part of the module detred (detred.f90), which re-exports the public names; not meant to be used
 ! directly.

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! What every procedure of the module detred shares: calling a C function of one of the C API's signatures with the
 ! optional arguments' defaults, handing its status to the caller (or stopping with the message), and the messages and
 ! versions. Part of the module detred (detred.f90), which re-exports the public names.

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! detred_dot, detred_asum and detred_nrm2. Part of the module detred (detred.f90), which re-exports them.
 module detred_norms
   use, intrinsic :: iso_c_binding, only: c_size_t, c_double, c_float, c_loc

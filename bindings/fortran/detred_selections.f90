@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! detred_min, detred_max, detred_minloc and detred_maxloc. Part of the module detred (detred.f90), which re-exports
 ! them.
 !

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! detred_stats. Part of the module detred (detred.f90), which re-exports it.
 module detred_statistics
   use, intrinsic :: iso_c_binding, only: c_size_t, c_double, c_float, c_loc

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! detred_sum and detred_reference_sum. Part of the module detred (detred.f90), which re-exports them.
 module detred_sums
   use, intrinsic :: iso_c_binding, only: c_size_t, c_int32_t, c_int64_t, c_double, c_float, c_loc

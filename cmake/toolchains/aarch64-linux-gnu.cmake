@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Cross build for 64-bit Arm Linux (Graviton, Grace) with Debian's cross toolchain, the tests run under qemu-user.
 #   Debian packages: g++-aarch64-linux-gnu, qemu-user, and the verify tool's libraries for arm64 through multiarch
 #   (libmpfr-dev:arm64 libgmp-dev:arm64 libfmt-dev:arm64 libssl-dev:arm64); ./tools/setup.sh --cross-aarch64

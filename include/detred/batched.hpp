@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Many reductions in one call: the segments of an array (CSR offsets), the rows or columns of a matrix, and values
 // grouped by key (scatter-add, reduce-by-key).
 //
@@ -28,6 +29,9 @@
 
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -108,3 +112,5 @@ void stats_by_key(std::span<const float> values, std::span<const std::uint32_t> 
                   std::span<statistics<float>> results, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

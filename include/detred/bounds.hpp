@@ -1,9 +1,14 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The documented error bounds of each operation and mode, as functions of n (docs/error-bounds.md derives them).
 #pragma once
 
 #include <cstdint>
 
 #include "detred/options.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake); function templates
+// also each with [[gnu::visibility("default")]], which their explicit instantiations in lib/ need.
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -44,7 +49,7 @@ struct error_bound {
 /// The documented error bound of detred::sum for n elements of type T (float or double) in mode m. D(n) itself is
 /// detred::order::depth<T>(n). Throws detred::error for an unknown mode.
 template <class T>
-error_bound bound(std::uint64_t n, mode m);
+[[gnu::visibility("default")]] error_bound bound(std::uint64_t n, mode m);
 
 /// The documented error bound of operation op for n elements (pairs, for dot) of type T in mode m. 16-bit inputs are
 /// computed in float and take T = float. For bounded_op::mean, mode tree is detred::stats' mean; mode compensated
@@ -52,7 +57,7 @@ error_bound bound(std::uint64_t n, mode m);
 /// bound<T>(bounded_op::sum, n, m) equals bound<T>(n, m). Throws detred::error for an unknown operation or mode, and
 /// for mode exact with nrm2 or mean (which have no exact mode).
 template <class T>
-error_bound bound(bounded_op op, std::uint64_t n, mode m);
+[[gnu::visibility("default")]] error_bound bound(bounded_op op, std::uint64_t n, mode m);
 
 extern template error_bound bound<double>(std::uint64_t n, mode m);
 extern template error_bound bound<float>(std::uint64_t n, mode m);
@@ -60,3 +65,5 @@ extern template error_bound bound<double>(bounded_op op, std::uint64_t n, mode m
 extern template error_bound bound<float>(bounded_op op, std::uint64_t n, mode m);
 
 }  // namespace detred
+
+#pragma GCC visibility pop

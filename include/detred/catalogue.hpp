@@ -17,6 +17,9 @@
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 /// The reductions: every operation of the single-array API.
@@ -240,3 +243,5 @@ constexpr unsigned arity(operation op) { return op == operation::dot ? 2 : 1; }
 
 }  // namespace catalogue
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Portability macros shared by host and device code.
 #pragma once
 

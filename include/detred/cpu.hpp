@@ -1,9 +1,13 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the CPU backend can run on this machine.
 #pragma once
 
 #include <vector>
 
 #include "detred/options.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -20,3 +24,5 @@ std::vector<isa> supported_isas();
 isa resolved_isa(isa requested);
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CUDA backend: deterministic sums of data in GPU memory, bit for bit equal to detred::sum on the CPU.
 //
 // Plain C++: this header includes no CUDA header, so any translation unit can include it. A cudaStream_t is a
@@ -23,6 +24,9 @@
 #include "detred/statistics.hpp"
 
 struct CUstream_st;
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
 
 namespace detred::cuda {
 
@@ -229,3 +233,5 @@ DETRED_CUDA_BATCHED(float)
 #undef DETRED_CUDA_BATCHED
 
 }  // namespace detred::cuda
+
+#pragma GCC visibility pop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* detred C API: deterministic reductions from C (C99 or later) and from anything that calls C (Fortran through
  * iso_c_binding, Julia, R, ctypes).
  *

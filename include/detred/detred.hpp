@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred: deterministic reductions. One header for the whole public API.
 #pragma once
 

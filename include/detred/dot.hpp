@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::dot: the deterministic dot product.
 #pragma once
 
@@ -5,6 +6,9 @@
 
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -21,3 +25,5 @@ float dot(std::span<const float16> x, std::span<const float16> y, const options&
 float dot(std::span<const bfloat16> x, std::span<const bfloat16> y, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::min, max, argmin, argmax: selections with rules that make the answer unique on every backend.
 //
 // Rules (docs/operations.md compares them with NumPy's):
@@ -14,6 +15,9 @@
 #include <span>
 
 #include "detred/options.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -48,3 +52,5 @@ std::uint64_t argmax(std::span<const std::uint32_t> x, const options& opt = {});
 std::uint64_t argmax(std::span<const std::uint64_t> x, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reductions over MPI ranks with the bits of one call (library detred_mpi, CMake target detred::mpi; built when
 // MPI is found). Two kinds:
 //
@@ -28,6 +29,10 @@
 #include "detred/partial.hpp"
 #include "detred/statistics.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake); function templates
+// also each with [[gnu::visibility("default")]], which their explicit instantiations in lib/ need.
+#pragma GCC visibility push(default)
+
 namespace detred::mpi {
 
 /// The global index of this rank's first element: the local sizes of the lower ranks added up (MPI_Exscan).
@@ -43,7 +48,8 @@ std::optional<partial_state> reduce(const partial_state& local, int root, MPI_Co
 
 /// This rank's state of op over its piece, placed by offset_of.
 template <class T>
-partial_state local_state(operation op, std::span<const T> local, MPI_Comm comm, const options& opt = {});
+[[gnu::visibility("default")]] partial_state local_state(operation op, std::span<const T> local, MPI_Comm comm,
+                                                         const options& opt = {});
 
 /// The single-array calls over the distributed array, on every rank.
 double sum(std::span<const double> local, MPI_Comm comm, const options& opt = {});
@@ -65,3 +71,5 @@ void allreduce_sum(std::span<const double> x, std::span<double> out, MPI_Comm co
 void allreduce_sum(std::span<const float> x, std::span<float> out, MPI_Comm comm, const options& opt = {});
 
 }  // namespace detred::mpi
+
+#pragma GCC visibility pop

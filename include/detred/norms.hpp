@@ -1,9 +1,13 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::asum and detred::nrm2: the 1-norm and the 2-norm of an array.
 #pragma once
 
 #include <span>
 
 #include "detred/options.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -21,3 +25,5 @@ double nrm2(std::span<const double> x, const options& opt = {});
 float nrm2(std::span<const float> x, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

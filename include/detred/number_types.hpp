@@ -1,9 +1,13 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The 16-bit floating-point storage types detred reduces: IEEE binary16 and bfloat16, as their bits. They are
 // storage only: every reduction widens each element exactly to float and computes in float (docs/operations.md).
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -44,3 +48,5 @@ inline float to_float(bfloat16 b) {
 }
 
 }  // namespace detred
+
+#pragma GCC visibility pop

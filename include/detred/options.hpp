@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Options shared by every reduction, and the library's exception type.
 #pragma once
 
@@ -5,6 +6,10 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake); function templates
+// also each with [[gnu::visibility("default")]], which their explicit instantiations in lib/ need.
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -76,16 +81,18 @@ const char* to_string(backend b);
 /// The value whose to_string() is `name` (for isa and backend, "auto" also names automatic); nothing for any other
 /// text. Exact and case-sensitive. E is mode, isa or backend.
 template <class E>
-std::optional<E> parse(std::string_view name);
+[[gnu::visibility("default")]] std::optional<E> parse(std::string_view name);
 extern template std::optional<mode> parse<mode>(std::string_view name);
 extern template std::optional<isa> parse<isa>(std::string_view name);
 extern template std::optional<backend> parse<backend>(std::string_view name);
 
 /// Every name parse<E> accepts, for messages and help texts: "tree, compensated or exact".
 template <class E>
-std::string names();
+[[gnu::visibility("default")]] std::string names();
 extern template std::string names<mode>();
 extern template std::string names<isa>();
 extern template std::string names<backend>();
 
 }  // namespace detred
+
+#pragma GCC visibility pop

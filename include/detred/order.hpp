@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The canonical order, version 1: the one definition of which operations a reduction performs, in which order.
 //
 //   leaves     element i belongs to leaf i / L (L = leaf_size<T>); the last leaf may be ragged.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Partial states: the reduction of a piece of a global array, to be merged with the states of the other pieces in
 // any order and grouping, here or in another process, into the bits of one call over the whole array.
 //
@@ -27,6 +28,10 @@
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake); function templates
+// also each with [[gnu::visibility("default")]], which their explicit instantiations in lib/ need.
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -131,3 +136,5 @@ class partial_state {
 };
 
 }  // namespace detred
+
+#pragma GCC visibility pop

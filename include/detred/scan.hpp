@@ -29,6 +29,9 @@
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
 namespace detred {
 
 // Inclusive prefix sums into y.
@@ -131,7 +134,7 @@ struct scan_bound {
   double abs_sum_factor;
 };
 template <class T>
-scan_bound cumsum_bound(std::uint64_t i, mode m);
+[[gnu::visibility("default")]] scan_bound cumsum_bound(std::uint64_t i, mode m);
 extern template scan_bound cumsum_bound<double>(std::uint64_t i, mode m);
 extern template scan_bound cumsum_bound<float>(std::uint64_t i, mode m);
 
@@ -145,3 +148,5 @@ void cumsum(std::span<const bfloat16> x, std::span<float> y, mode m);
 }  // namespace reference
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -1,7 +1,11 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The result of detred::stats: the summary statistics of an array from one pass over memory.
 #pragma once
 
 #include <cstdint>
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -22,3 +26,5 @@ struct statistics {
 };
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::stats: count, sum, mean, variances, standard deviations, min and max from one pass over memory.
 #pragma once
 
@@ -5,6 +6,9 @@
 
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -16,3 +20,5 @@ statistics<double> stats(std::span<const double> x, const options& opt = {});
 statistics<float> stats(std::span<const float> x, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::sum: the deterministic sum of an array of floating-point numbers or integers.
 #pragma once
 
@@ -6,6 +7,9 @@
 
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
 
 namespace detred {
 
@@ -33,3 +37,5 @@ std::uint64_t sum(std::span<const std::uint32_t> x, const options& opt = {});
 std::uint64_t sum(std::span<const std::uint64_t> x, const options& opt = {});
 
 }  // namespace detred
+
+#pragma GCC visibility pop

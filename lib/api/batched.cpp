@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The batched entry points (detred/batched.hpp): check the segments, the matrix or the keys, pick the operator,
 // route to the CPU driver or the CUDA backend (mode::exact: to lib/exact's batch driver, through exact_route.hpp).
 // Grouping by key is a stable counting sort (group_by_key.hpp: each group keeps its values in index order), then a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The error bounds of docs/error-bounds.md, with every factor rounded upward.
 #include <cmath>
 #include <cstdint>

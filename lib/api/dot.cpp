@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::dot: validate, pick the mode's operator, route.
 #include <span>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The front door's route for mode::exact: the CPU backend's exact kernels (lib/exact) for float and double, one array
 // or a batch of lines; backend::cuda runs the GPU's exact kernel (lib/cuda/exact.cu) for one array. The entry points
 // have checked the call against the catalogue (checked_mode) before they come here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::min, max, argmin, argmax: refuse an empty input, route.
 #include <cstdint>
 #include <span>

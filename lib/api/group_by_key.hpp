@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Grouping values by key for the *_by_key calls: a stable counting sort, so that each bin's values keep their index
 // order and the bin's reduction is the canonical order over them (docs/batched.md).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::asum and detred::nrm2: validate, pick the mode's operator, route.
 #include <span>
 #include <type_traits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Scratch arrays that a pass writes before anything reads them: left uninitialized, and large ones backed by huge
 // pages where the system offers them on request.
 #pragma once

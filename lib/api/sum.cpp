@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::sum for every element type: validate, route, and for integers check that the exact sum fits.
 #include <cstdint>
 #include <span>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The exception-to-status translation and the thread-local last-error message of the C API.
 #include "boundary.hpp"
 

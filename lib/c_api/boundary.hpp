@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The boundary between the C API and the C++ library: every exported function runs its body through guarded(),
 // which turns any exception into a detred_status and the thread's last-error message. Nothing else crosses.
 #pragma once

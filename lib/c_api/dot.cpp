@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API's dot products. One line per exported function (the macros are in forward.hpp).
 #include <cstdint>
 

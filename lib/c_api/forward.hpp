@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // From C arguments to a C++ call: arrays as spans of the library's element types, the options, and the result stored
 // only on success; and one macro per signature of detred.h, so that each exported function is one line of a table
 // (sums.cpp, dot.cpp, norms.cpp, selections.cpp, stats.cpp). docs/bindings.md says how to add an operation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API's error bounds, names, versions and last-error message.
 #include <cstdint>
 

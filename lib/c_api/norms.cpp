@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API's norms: asum and nrm2. One line per exported function (the macros are in forward.hpp).
 #include "detred/norms.hpp"
 #include "detred/detred.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API's selections: min, max, argmin, argmax of every element type. One line per exported function (the macro
 // is in forward.hpp).
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API's summary statistics: the C++ statistics<T> as the C structs of detred.h. One line per exported function
 // (the macro is in forward.hpp).
 #include "detred/stats.hpp"

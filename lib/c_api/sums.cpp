@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API's sums: floating-point (double, float, and 16-bit floats summed in float), exact integer sums, and the
 // scalar reference. One line per exported function (the macros are in forward.hpp).
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Argument checks of the batched entry points.
 #include "batch_checks.hpp"
 

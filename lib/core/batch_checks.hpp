@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Argument checks of the batched entry points (host and CUDA), and how a matrix's lines lie in memory.
 #pragma once
 

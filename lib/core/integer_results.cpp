@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Decimal text of a 128-bit integer, for the overflow message of integer sums (without __int128, which is not ISO
 // C++: the magnitude as four 32-bit limbs, divided by 10 until it is 0).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The exact 128-bit integer sum as the result type, or an error saying it does not fit.
 #pragma once
 

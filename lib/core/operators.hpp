@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every operator the library runs, and the one place where an operation, a mode and an element type become an
 // operator. The backends compile a kernel for each operator in all_operators; the front door picks one with the
 // helpers below.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Names, parsing and validation of the public options. Each enum's values are listed once, in values_of<E>.
 #include <array>
 #include <optional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU driver for batches: threads take whole lines (each line is reduced in its own canonical order by one
 // thread, so who takes which line cannot change a bit), and a line long enough to keep every thread busy by itself
 // is reduced by reduce<Op> with all of them.

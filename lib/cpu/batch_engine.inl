@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU engine for batches of reductions (included by lane_engine.inl, inside the instruction set's namespace):
 // many lines of one array, each reduced in its own canonical order as if it were an array of its own. A line's
 // result therefore never depends on the other lines of the batch.

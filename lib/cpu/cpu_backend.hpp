@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU backend's one entry point: a reduction of host memory by OpenMP threads over the per-instruction-set
 // kernels. The front door (lib/api) validates the options and routes here.
 #pragma once

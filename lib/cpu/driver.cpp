@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU driver. Threads own aligned blocks of B = 2^k leaves: each block is a perfect subtree of the left-perfect
 // leaf tree (the last block a ragged one), so the block roots, folded left to right as subtrees of B leaves, give
 // exactly the root of the whole tree. Threads only decide who computes which block.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Run-time choice of the instruction set. CPUID is asked through the compiler's __builtin_cpu_supports, and for
 // F16C through CPUID leaf 1 itself (clang before 16 has no "f16c" for the builtin); the automatic choice is made once
 // per process.

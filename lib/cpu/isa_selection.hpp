@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Which instruction set's kernels run a call: the caller's choice, else DETRED_ISA, else the best this CPU has.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The per-instruction-set kernels of the CPU backend. Each table is compiled in its own translation unit with its
 // own target flags (kernels_<isa>.cpp, from lane_engine.inl); the driver picks one at run time (isa_selection.hpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU engine compiled for avx2 (target flags set in lib/CMakeLists.txt).
 #define DETRED_ORDER_ABI avx2
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU engine compiled for baseline (target flags set in lib/CMakeLists.txt).
 #define DETRED_ORDER_ABI baseline
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU engine compiled for neon: AArch64 Advanced SIMD, 16-byte vectors (built only on aarch64, where NEON is part
 // of the base architecture, so no target flags are needed; lib/cpu/CMakeLists.txt). The register budget follows the
 // 32 vector registers of AArch64: 8 accumulators cover 4 add pipes x 2 cycles of latency (Neoverse V1/V2) in tree

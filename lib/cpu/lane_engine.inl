@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU engine: one leaf, and aligned runs of leaves, of the canonical order for any reduction operator, written
 // once and compiled once per instruction set (kernels_<isa>.cpp). The includer, inside a namespace of its own and
 // after defining DETRED_ORDER_ABI and including <cstdint>, <cstring>, <new>, <utility>, "detred/order.hpp",

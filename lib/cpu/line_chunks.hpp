@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How the batch drivers share contiguous lines among threads, whatever reduces a line (lib/cpu/batch_driver.cpp for
 // tree and compensated mode, lib/exact/batch_driver.cpp for exact mode).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A software prefetch of a range of bytes: for the engines' loops (lane_engine.inl) and for the streaming state,
 // which asks for the memory that follows a caller's chunk (lib/partial/state.hpp).
 #pragma once

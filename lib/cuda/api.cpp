@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The public CUDA entry points (detred/cuda.hpp): argument checks, workspace sizing, then enqueue_reduction. Every
 // operation goes through the three templates below; the named functions only pick the operator.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The seam of cuda_backend.hpp: the host API with backend::cuda. The library keeps one workspace per device,
 // created on first use and reused by every later call; a mutex gives one call at a time each.
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The batched kernels. Every line (segment, matrix row or column, group of a key) is reduced in its own canonical
 // order, as if it were an array of its own; threads, warps and blocks only decide who computes which subtree.
 //

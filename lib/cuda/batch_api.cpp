@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The batched CUDA entry points (detred/cuda.hpp) and the backend seam of the batched host calls with
 // backend::cuda: argument checks, then batch.cu's enqueue functions.
 #include <cstdint>

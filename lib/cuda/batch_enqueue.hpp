@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Enqueues batched reductions of device memory: many lines, each reduced in its own canonical order (so a line's
 // bits never depend on the rest of the batch). Plain C++ interface; the kernels are in batch.cu. Each call takes
 // its scratch from the workspace's partial buffer (grown in stream order when too small), so repeated calls

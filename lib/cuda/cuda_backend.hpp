@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The seam between the host library and the CUDA backend. lib/cuda implements it when CUDA is built;
 // unavailable.cpp implements it otherwise, so that backend::cuda fails with a clear message.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA errors become detred::device_error, with the failing operation and the CUDA error text.
 #pragma once
 

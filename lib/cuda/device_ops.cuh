@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Device building blocks shared by the kernels: 16-byte row loads, warp shuffles of a state, and the left-perfect
 // fold of up to 32 states held one per lane. Every operation on states goes through the operator (order/ops.hpp);
 // nothing here chooses an order of its own beyond evaluating the order's trees in parallel.

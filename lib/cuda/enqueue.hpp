@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Enqueues a reduction on a stream: the leaf pass, then folding passes until one value is left. Plain C++ interface,
 // so that host code (the API, the tests) needs no CUDA compiler.
 #pragma once

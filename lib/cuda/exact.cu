@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode's kernel: one launch computes the exact sum, |x| sum or dot product of a device array and rounds it
 // once (docs/exact.md, "On the GPU").
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode on the GPU: the correctly rounded sum, |x| sum and dot product of device arrays (docs/exact.md, "On
 // the GPU"). Plain C++ interface, so that host code needs no CUDA compiler.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The folding pass: the roots of aligned subtrees (one per leaf-pass block, or per earlier folding block) folded
 // into the roots of larger aligned subtrees, 8192 per block: 8 in each thread's registers, 32 threads per warp,
 // 32 warps per block. The last pass (one block) finalizes into the result.

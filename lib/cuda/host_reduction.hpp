@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An operator over operands that may be in host memory, with a given workspace: what the backend seam
 // (backend_seam.cpp) runs for detred's host API with backend::cuda. Defined in api.cpp for every operator in
 // all_operators.

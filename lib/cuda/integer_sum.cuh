@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact sums of 32- and 64-bit integers on the GPU. Integer addition is associative, so the exact 128-bit sum has the
 // same bits in any order (order/integer_sum.hpp): these kernels skip the canonical order's lanes and trees, which
 // cost the leaf pass registers and bandwidth on 64-bit elements, and stream the array like a plain reduction.

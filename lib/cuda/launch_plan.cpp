@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Launch plans; see launch_plan.hpp.
 #include "launch_plan.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How a sum is spread over the GPU: leaves per warp, warps per block, blocks per pass. Plain C++, so tests and the
 // benchmark can name a plan. Any plan gives the same bits: each warp, block and pass owns an aligned power-of-two
 // run of the level below (the last one ragged), and those runs are subtrees of the canonical leaf tree.

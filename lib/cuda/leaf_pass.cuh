@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The leaf pass: each warp computes whole leaves (lanes in registers, the halving lane tree by shuffles), folds its
 // aligned run of leaves, and each block folds its warps' runs into the root of its aligned subtree of leaves.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Sums of arrays spread over GPUs (and streams): each piece's partial state is computed where the piece lives (the
 // GPU reduces the piece's aligned blocks of leaves to their subtree roots; the raw elements of the leaves its ends
 // cut are copied back), then the states are merged on the host (lib/partial). The GPU runs the very kernels of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // stats' min and max on the GPU, kept per thread instead of per lane. Which element is the smallest does not depend on
 // how the elements are grouped (totalOrder keys are a total order), so a thread may keep one pair of keys over every
 // element it loads, across all the leaves of its run, and the lanes (and their tree of shuffles) carry only the sums

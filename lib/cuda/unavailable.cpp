@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CUDA backend in a build without CUDA: the public API links, reports that no device is available, and every
 // call that needs the GPU throws detred::error saying why.
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::cuda::workspace: allocated once, reused by every call.
 #include <string>
 #include <utility>

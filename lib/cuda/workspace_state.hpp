@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a detred::cuda::workspace holds, how its buffers grow, and how the library's own code reaches it.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode's driver for batches: which thread reduces which line, and how strided lines reach the kernel. The
 // arithmetic is the single-array kernel's (block_kernel.inl through the exact_kernels table) and the rounding is
 // exact::round_to; a line's state holds its exact value whoever filled it and in whatever pieces, so no split here

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode's kernel: blocks of up to 1024 elements split exactly into two levels of per-lane double sums, which
 // are added to the superaccumulator once per block. Written once and compiled once per instruction set
 // (kernels_<isa>.cpp). The includer, inside a namespace of its own and after defining DETRED_ORDER_ABI and including

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode's driver: contiguous ranges over OpenMP threads, one superaccumulator each, merged at the end. The
 // merge is exact, so the split (and the thread count) never shows in the result.
 #include <cstdint>

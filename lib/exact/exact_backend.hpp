@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode on the CPU: the correctly rounded sum, |x| sum and dot product of host arrays. Threads each fill a
 // superaccumulator over a contiguous range and the states merge exactly, so neither the thread count nor the
 // instruction set can change a bit (docs/exact.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode for batches on the CPU: many lines (segments, matrix rows or columns, groups by key), each its own
 // correctly rounded sum, |x| sum or dot product. A line's result is the rounding of its exact value, which depends on
 // nothing but the line's values: it has the bits of the single-array exact call on that line, whatever the rest of

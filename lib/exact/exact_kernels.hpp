@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The entry points of exact mode's kernel, one table per instruction set (block_kernel.inl compiled by
 // kernels_<isa>.cpp). Each adds the exact sum of its range to a superaccumulator; the driver splits the input.
 #pragma once

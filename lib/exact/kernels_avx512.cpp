@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode's kernel compiled for avx512 (target flags in lib/exact/CMakeLists.txt).
 #define DETRED_ORDER_ABI avx512
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode's kernel compiled for baseline (target flags in lib/exact/CMakeLists.txt).
 #define DETRED_ORDER_ABI baseline
 #include <cstdint>

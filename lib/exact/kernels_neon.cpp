@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode's kernel compiled for neon (target flags in lib/exact/CMakeLists.txt).
 #define DETRED_ORDER_ABI neon
 #include <cstdint>

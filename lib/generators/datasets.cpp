@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "datasets.hpp"
 
 #include "portable_random.hpp"

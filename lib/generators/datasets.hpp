@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Datasets whose bits are the same on every machine (the `detred gen` command, the benchmarks): our own PRNG
 // (xoshiro256** seeded by splitmix64) and our own transforms built from exactly rounded IEEE operations, never
 // std::*_distribution (whose output differs between standard libraries) and never libm (whose last bit may differ

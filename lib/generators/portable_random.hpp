@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Random numbers and floats whose bits are the same on every machine, for test inputs and generated datasets:
 // xoshiro256** (Blackman and Vigna) seeded through splitmix64, and bit-level constructions of floats. Never
 // std::*_distribution (its output differs between standard libraries) and never libm.

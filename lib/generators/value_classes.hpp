@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Classes of adversarial test input (special values, signed zeros, overflow, ill-conditioning), bit-identical on
 // every machine: our own PRNG and bit-level transforms, never std::*_distribution and no libm. The golden vectors
 // (tests/golden_vectors.inc) are frozen results of these inputs: any change here must leave their bits alone.

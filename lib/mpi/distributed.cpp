@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Distributed arrays: each rank's partial state, gathered and merged on every rank (or on the root).
 #include <climits>
 #include <cstddef>

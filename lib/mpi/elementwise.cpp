@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Element-wise sums over ranks: rank r reduces slice r of the vectors, as the columns of a p x slice matrix whose
 // row q is rank q's slice; then every rank gathers every slice's sums. Element i's sum is detred::sum of the p
 // values of element i in rank order, so the slicing (how many elements each rank sums) never shows in the bits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPI return codes as detred errors (with MPI's own error text).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The library's way into partial_state (the public class keeps its implementation private): backends that compute
 // a state's parts themselves (the GPU) build it here.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Little-endian byte writing and checked reading for the partial state's portable form (docs/partial-states.md).
 #pragma once
 

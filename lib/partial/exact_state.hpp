@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // partial_state in exact mode: the ranges covered and one superaccumulator (include/detred/exact). Exact mode's
 // result does not depend on the order of the terms, so a piece needs no raw ends and no tree: its terms go straight
 // into the accumulator, and states merge by adding accumulators (docs/exact.md, docs/partial-states.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A node of the leaf tree in the partial state's portable form: its fields' bytes in declaration order, without
 // the padding a struct may hold (argmin's located<float> has 4 bytes of it), so equal states give equal bytes.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::partial_state: picks the operator of (operation, mode, element type), and reads and writes the portable
 // form's header (docs/partial-states.md).
 #include <cstring>
@@ -8,6 +9,7 @@
 #include "core/operators.hpp"
 #include "core/validate.hpp"
 #include "detred/partial.hpp"
+#include "detred/version.hpp"
 #include "exact_state.hpp"
 #include "state.hpp"
 
@@ -15,8 +17,8 @@ namespace detred {
 namespace {
 
 constexpr char magic[8] = {'D', 'T', 'R', 'D', 'P', 'A', 'R', 'T'};
-/// Version of the byte layout below (the order version is stored beside it).
-constexpr std::uint32_t format_version = 1;
+/// Version of the byte layout below (the order version is stored beside it); detred/version.hpp holds the number.
+constexpr auto format_version = static_cast<std::uint32_t>(state_format_version);
 
 template <class T>
 constexpr bool is_float = std::is_same_v<T, double> || std::is_same_v<T, float>;

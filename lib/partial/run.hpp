@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One contiguous range of a global array, reduced as far as the canonical order allows without its neighbours: the
 // raw elements of the leaves its ends cut, and the nodes of the maximal aligned subtrees of the leaf tree between.
 //

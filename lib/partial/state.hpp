@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // partial_state's implementation for one operator: the runs it covers, merged and extended by the CPU engine, and
 // their portable form. partial_state.cpp picks the operator; this file knows nothing of the public enums' names.
 #pragma once

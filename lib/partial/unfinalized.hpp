@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An operator whose result is its root node, unfinalized: an engine run with it returns the node of a subtree
 // (an aligned block of leaves of a larger array), which a partial state keeps and merges later. Everything else is
 // Op's own, so the engine performs exactly Op's operations.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The scalar reference engine: each element goes to its lane, each lane accumulates in index order, the halving
 // lane tree makes a leaf, the left-perfect leaf tree makes the root. No SIMD, no blocking, no threads: this is the
 // canonical order as plainly as it can be written, for any operator, and every fast path must return its bits.

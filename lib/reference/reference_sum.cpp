@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::reference::sum: the reference engine with the sum operator of the requested mode.
 #include <span>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C API's test, compiled as C99: the sums of detred.h bit for bit against the C++ library (cxx_expected.cpp)
  * and the reference, for sizes around the leaf boundaries, both modes, several thread counts and special values;
  * every error path: status, message, output left unchanged; then every other operation (operations_test.c). Prints one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared by the C API test's files: counting checks, the bits of floats, and test data. */
 #include "check.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C++ side of the C API test: the library's results through its C++ API, for c_api_test.c and
 // c_api_ops_test.c to compare with. Written without lib/c_api's code, so that a mistake there cannot hide here.
 #include "cxx_expected.h"

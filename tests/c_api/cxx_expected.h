@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C++ library's own results, for the C test to compare the C API with. cxx_expected.cpp calls the C++ functions
  * directly, without the C API; each cxx_<name> has the arguments of detred_<name> without the thread count (it runs
  * on one thread) and returns 0, or 1 if the C++ call threw. mode: 0 tree, 1 compensated. */

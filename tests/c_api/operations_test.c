@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every operation of detred.h other than the float sums: each function bit for bit against the C++ library
  * (cxx_expected.cpp) for sizes around the leaf boundaries, every mode and several thread counts; then the rules and
  * error paths of each family: 16-bit floats, exact integer sums and DETRED_OVERFLOW, selections (NaN, signed zeros,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A program written the way a user would, built against detred from outside the project's build.
 #include <cstdio>
 #include <span>

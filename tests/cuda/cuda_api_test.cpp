@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CUDA API's contract: errors become detred::error with the CUDA text, a workspace stops allocating once it
 // exists, streams are respected, and a build without a device says so instead of failing silently.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The batched reductions on the GPU: device segments (short lines, long lines of several work items, empty ones,
 // every alignment), matrix axes of both layouts, groups by key, and the host API with backend::cuda; every result
 // against the CPU's single-array call on its line alone.

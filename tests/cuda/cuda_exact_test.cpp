@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode on the GPU (lib/cuda/exact.cu): the sum, |x| sum and dot product of device arrays give the CPU's exact
 // bits (which tests/exact proves equal to the MPFR oracle's correctly rounded value) for every value class, sizes
 // around the kernel's boundaries, every alignment, permutations, through every entry point; and the accumulator

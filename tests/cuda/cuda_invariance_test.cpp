@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The GPU returns the CPU reference's bits: sizes around every boundary of the order and of the launch plans,
 // misaligned device pointers, every class of adversarial values, both modes and both types, and every forced
 // launch plan (thread-count-free by construction: the plan is the GPU's only degree of freedom).

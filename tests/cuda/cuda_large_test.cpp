@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Sizes past 2^31 elements: 64-bit indexing all the way through. The GPU result is compared with the CPU's
 // detred::sum on all cores (which the CPU suite proves equal to the reference) and, once per type, with
 // reference::sum itself. Exact mode is compared with the CPU's exact mode (tests/exact checks that against MPFR).

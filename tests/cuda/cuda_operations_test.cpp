@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every operator on the GPU: each launch plan, aligned and misaligned operands, every class of inputs, against the
 // reference engine's bits (the CPU's bits, which the CPU suites tie to the same reference); and the public CUDA
 // entry points and the host API with backend::cuda against the host API.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Arrays spread over GPUs and streams: detred::cuda::sum over device pieces (random uneven splits, empty pieces,
 // cuts inside leaves, pieces on two streams of one GPU, and on every GPU of the machine) gives detred::sum's bits on
 // the CPU, in tree, compensated and exact mode; a device partial state is byte for byte the CPU's state of the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every way the CUDA backend can compute a sum, and the check that each returns the CPU reference's bits.
 #pragma once
 

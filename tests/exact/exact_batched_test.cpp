@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode of the batched calls: every segment, row, column and bin equals, bit for bit, the single-array exact
 // call on it alone (itself checked against the MPFR oracle by exact_test), whatever the batch around it, its order,
 // the layout, the leading dimension, the thread count or the instruction set; nrm2 and stats still refuse the mode;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode against the MPFR oracle: the correctly rounded sum, |x| sum and dot product, bit for bit, on every
 // instruction set and thread count, for every class of adversarial input, sizes around the kernel's block and vector
 // boundaries, misaligned pointers and permutations of the input.

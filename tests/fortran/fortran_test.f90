@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The Fortran module's test: detred_sum of real(4) and real(8) arrays of ranks 0 to 4 against the reference and
 ! against the same values as a rank-1 array (the sum follows array element order), sections with strides, modes,
 ! thread counts, special values and the status of failing calls. Prints one line per failed check and a closing

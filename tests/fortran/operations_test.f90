@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The Fortran module's operations other than the float sum: each generic for every kind against what Fortran's own
 ! intrinsics give where the answer is exact (integer sums, min, max, minloc, maxloc on data without NaN or signed
 ! zeros), against the identities that tie them to detred_sum (dot with ones, asum, the sum and mean of stats), and

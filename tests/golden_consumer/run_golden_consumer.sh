@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs detred, records a golden file of a NetCDF variable and a .npy file with the installed tool, then builds
 # the consumer project (detred_add_golden_test) and runs its ctest twice: it must pass on the recorded golden file
 # and fail once one bit of one golden result is changed.

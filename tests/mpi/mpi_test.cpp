@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred_mpi on however many ranks mpiexec started: distributed arrays split at random (uneven pieces, empty ranks,
 // cuts inside leaves) give every rank the single-array call's bits; reduce gives them to the root only; element-wise
 // sums equal the single-process reference for lengths below, at and above the rank count. Every rank generates the

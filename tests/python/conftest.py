@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared helpers of the Python suite: test data, bitwise comparison, the C++ library's own results (`cxx`), and a
 # DLPack producer of bfloat16.
 import ctypes

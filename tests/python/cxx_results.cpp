@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C++ library's results, for the pytest suite to compare the Python module with bit for bit (the module calls the
 // same library, so this checks what lies between: dtypes, layouts, axes, result conversion). Reads requests from
 // standard input, one a line: "OP TYPE MODE FILE [FILE2]", with OP sum, dot, asum, nrm2, min, max, argmin, argmax or

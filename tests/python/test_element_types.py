@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The element types beyond float64 and float32: exact integer sums and integer selections, float16 sums and dots
 # (in float32), bfloat16 through DLPack; bits equal to the C++ library's, results typed as NumPy's reductions are,
 # and where NumPy differs.

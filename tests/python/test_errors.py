@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Errors: TypeError for what cannot be reduced, ValueError for bad values, OverflowError for integer sums that do not
 # fit; each with a sentence saying what to do.
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # GPU arrays: CuPy arrays (DLPack, and __cuda_array_interface__ alone) and PyTorch CUDA tensors (DLPack), reduced on
 # their device by every operation with the bits of the CPU. Skipped, with the reason, without a usable GPU or
 # CuPy/PyTorch.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Every operation on float64 and float32 host arrays: bits equal to the C++ library's for every size, mode and
 # thread count; views and axes reduced as their contiguous copies; the identities that tie the operations together;
 # NumPy's result types.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # min, max, argmin, argmax against NumPy: equal where NumPy's rules are the same (ties, NaN positions), and the rules
 # that make detred's answer unique where NumPy's is not (the NaN returned, signed zeros).
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # detred.sum on host arrays: bits equal to the library's reference implementation (detred.reference_sum) for every
 # thread count, dtype, mode, size, layout and axis; NumPy conventions for results.
 import numpy as np

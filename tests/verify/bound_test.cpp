@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The documented error bound (detred/bounds.hpp) holds against the exact sum, for both types and both modes, on
 // random and adversarial inputs; and it is not vacuous: results a few ulps off are caught.
 #include <algorithm>

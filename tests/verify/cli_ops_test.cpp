@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The tool's operations end to end (--op): reduce gives the library's bits for every op and element type, verify
 // passes and reports each op's checks, dot takes its operands three ways, record/check keep the op, and bad
 // combinations give one line with status 2.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The tool's streaming mode end to end: reduce, verify, record and check with --stream (chunks forced small, cutting
 // elements, leaves and (x, y) pairs) give the reports of the mapped mode bit for bit, for every format and for dot;
 // inputs above the memory budget stream by themselves in bounded memory; bad input found mid-stream gives one line

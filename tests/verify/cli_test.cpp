@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The detred tool end to end: exit statuses, messages, JSON, and the record/check round trip.
 #include <sys/wait.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test files written with the NetCDF and HDF5 C libraries and by hand for safetensors: the layouts the readers
 // must accept, built the way other programs build them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The NetCDF, HDF5 and safetensors readers and the input names: files written by the formats' own libraries are
 // read bit for bit in row-major order, and every kind of bad input gives one clear error naming the file.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The readers' element types beyond float32 and float64: integers (narrow ones widened), float16, bfloat16 (by name,
 // or as np.save's opaque V2 with --dtype bfloat16), in both byte orders; the two columns of a dot product (.npy of
 // shape (n, 2), two text columns); raw files and safetensors tensors of these types.

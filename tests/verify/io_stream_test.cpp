@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The streaming reader against the whole-file reader: for every format, chunk sizes that cut elements, leaves and
 // (x, y) pairs give the same elements, the same SHA-256 and the same description; bad input gives the same errors.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The readers: every accepted layout, and one clear error naming the file for every kind of bad input.
 #include <algorithm>
 #include <bit>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The documented bounds of dot, asum, nrm2 and the mean (detred::bound<T>(op, n, mode)) hold against the exact
 // results, for both types and modes, on random and adversarial inputs: cancelling dot products, products and norms
 // near overflow and underflow, subnormals. They are not vacuous: the largest error/bound is printed and must exceed

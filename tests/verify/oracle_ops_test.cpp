@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The oracles of dot, nrm2, asum, mean, the variances, the selections and the integer sums, against hand-derived
 // exact values and a slow MPFR loop that is exact by construction.
 #include <bit>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The oracle against hand-derived exact sums, and against a slow, obviously exact MPFR loop.
 #include <bit>
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Scratch files for the reader and tool tests, removed with the test binary's temporary folder.
 #pragma once
 

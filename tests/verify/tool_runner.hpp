@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Runs the built detred tool in the tests: its exit status, stdout and stderr.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A benchmark input buffer: allocated once per size, aligned, and filled with a fixed pseudo-random sequence so that
 // every variant of a run reads the very same bytes.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The loops detred is compared with. Each lives in its own translation unit with its own flags (CMakeLists.txt):
 //   (a) strict_serial_baseline.cpp  the obvious loop with detred's strict floating-point flags
 //   (b) fastmath_baseline.cpp       the obvious loop with -O3 -march=native -ffast-math

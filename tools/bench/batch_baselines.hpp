@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The natural non-deterministic baselines of the batched reductions (detred/batched.hpp): the obvious OpenMP loops
 // over the same batches, built with -O3 -march=native -ffast-math (fastmath_batch_baseline.cpp only; never the
 // library). Their results depend on the thread count and the compiler; the point is their speed. float only: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-batch-bench: the batched reductions (detred/batched.hpp: segments, matrix axes, by key) against the obvious
 // non-deterministic loops over the same batches (batch_baselines.hpp), interleaved on the same buffers round after
 // round; the ratio is the median of the per-round ratios. Targets are those of the batched-reductions issue;

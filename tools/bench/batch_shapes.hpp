@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The problem sizes of the batched-reductions benchmarks, shared by detred-batch-bench (CPU) and
 // detred-cuda-batch-bench (GPU) so that both measure the same shapes, and the batch members whose bits they check.
 // Sizes are log2; `shrink` divides every data size by 2^shrink for a quick run.

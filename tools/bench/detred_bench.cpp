@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-bench: detred::sum against the baselines of baselines.hpp, interleaved on the same buffers, with a
 // PASS/MISS column for the performance targets. docs/benchmarks.md explains the output.
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Baselines (b) and (c): the obvious loops, built with -O3 -march=native -ffast-math (set on this file only, in
 // CMakeLists.txt). Fast-math lets the compiler reassociate, so it vectorizes the sum; the result then depends on
 // the compiler, the flags and (for the OpenMP loop) the thread count. The library is never built this way.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The baselines of batch_baselines.hpp, built with -O3 -march=native -ffast-math (set on this file only, in
 // CMakeLists.txt): fast-math lets the compiler reassociate and vectorize each segment's and row's sum. The scatter
 // gains nothing from it; it lives here with the other batch baselines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Baseline (d), the bandwidth ceiling: the fastest sum we know how to write, with no concern for its result bits.
 // Built with the fastmath_baseline flags (CMakeLists.txt). Out of cache it measures what the memory system
 // delivers; in cache it measures the core's add throughput (two 64-byte vector adds per cycle need at least

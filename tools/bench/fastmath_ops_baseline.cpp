@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The baselines of ops_baselines.hpp, built with -O3 -march=native -ffast-math (set on this file only, in
 // CMakeLists.txt): fast-math lets the compiler reassociate and vectorize every reduction.
 #include <cmath>

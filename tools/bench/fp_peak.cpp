@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-fp-peak: the machine's peak rate of 512-bit floating-point additions, from registers, with twelve
 // independent chains (enough to hide latency). Compensated mode costs seven such operations per vector of elements
 // (TwoSum's six plus the correction update), so peak / 7 x lanes-per-vector bounds its in-cache speed whatever the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Timing of one variant: warm it up, then time a batch of calls long enough to swamp the clock's resolution.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Measures every variant on one buffer, interleaved: round after round, each variant runs once per round.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One measured variant at one (type, n, threads), and its ratios to the baselines measured in the same run.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-mpi-bench (run it under mpiexec): detred_mpi's calls against what a code without reproducibility does, on
 // the same data in the same run, interleaved round after round; a row's ratio is the median over rounds of
 // time(detred) / time(baseline), each time the slowest rank's. Targets (the partial-states issue):

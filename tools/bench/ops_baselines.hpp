@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The natural non-deterministic baselines of the operations other than the sum: the obvious OpenMP loops, built
 // with -O3 -march=native -ffast-math (fastmath_ops_baseline.cpp only; never the library). Their results depend on
 // the thread count and the compiler; the point is their speed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-ops-bench: each operation other than the sum against its natural non-deterministic baseline (the obvious
 // fast-math OpenMP loop, ops_baselines.hpp), interleaved on the same buffers round after round; the ratio is the
 // median of the per-round ratios. Targets are those of the operations issue; docs/benchmarks.md explains the table.

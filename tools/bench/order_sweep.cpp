@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-order-sweep: the speed / error-bound trade-off behind the canonical order's lane count W and leaf size L.
 // For each candidate shape it times the single-thread sum (lanes, per-leaf lane tree, leaf-tree push per leaf) in
 // cache and out of cache, interleaved round by round, and prints the depth D at n = 10^9 that the shape would give:

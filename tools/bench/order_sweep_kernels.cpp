@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The library's CPU engine (lib/cpu/lane_engine.inl), compiled here as in lib/cpu/kernels_avx512.cpp (-mavx512f,
 // the library's strict floating-point flags, the same register budget) and instantiated with other leaf shapes
 // (W, L). No loop is re-written here, so a shape's speed here is its speed in the library. Only full leaves are

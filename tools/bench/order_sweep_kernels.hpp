@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Candidate leaf kernels for detred-order-sweep: the library's CPU engine with the lane count W and the
 // leaf size L as template parameters, so that shapes other than the canonical one can be timed. A measuring aid
 // only: the canonical order is defined by include/detred/order.hpp, never here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One detred call timed against its baseline on the same data, round after round: the comparison behind every row of
 // the CPU operation benchmarks. Drift of the machine's speed then hits both sides alike.
 #pragma once

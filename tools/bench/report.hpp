@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The readable table and the JSON document of detred-bench.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-stream-bench: a partial state fed consecutive chunks (partial_state::append) against the one-call sum of
 // the same array, interleaved round after round; the ratio is the median of time(one call) / time(stream). The same
 // chunks handed over in batches (append of a list of chunks), and the cost of building states of uneven pieces and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Baseline (a): the loop anyone would write, built with the library's strict floating-point flags. Every addition
 // depends on the previous one, so it runs at one addition per floating-point add latency.
 #include "baselines.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU performance targets (docs/performance.md), as rules on a row and its ratios.
 #pragma once
 

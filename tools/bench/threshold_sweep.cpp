@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-threshold-sweep: where does a second thread start to pay? For sizes around the CPU driver's parallel
 // threshold it times the threaded driver forced to split (threshold 0) against one thread, interleaved, medians of
 // several rounds. The smallest size from which two threads win is where lib/cpu/cpu_backend.hpp's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The cross-architecture proof (docs/arm.md): detred cross-compiled for aarch64 with Debian's toolchain, its tests
 # run under qemu-user on the NEON and the portable baseline paths, and a golden file recorded by the x86-64 build
 # checked on aarch64 with 0 differences.

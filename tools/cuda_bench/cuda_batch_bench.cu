@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-cuda-batch-bench: the batched GPU reductions (the batched section of detred/cuda.hpp: segments, matrix
 // axes, by key) against CUB and cuBLAS on the same device buffers, at the shapes of tools/bench/batch_shapes.hpp.
 // Each pair runs alternately, round after round, timed with CUDA events; the ratio is the median of the per-round

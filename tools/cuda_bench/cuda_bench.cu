@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-cuda-bench: detred's GPU sum (tree, compensated, exact) against cub::DeviceReduce::Sum, in one run on the
 // same device buffer. Each variant runs once per round, interleaved; each run is timed with CUDA events; the table
 // shows the median over the rounds after a warm-up. The detred results are also checked bit for bit against the CPU.

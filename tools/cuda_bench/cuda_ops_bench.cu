@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-cuda-ops-bench: each GPU operation other than the sum against its natural baseline on the same device
 // buffers: cuBLAS for dot, nrm2 and asum, CUB for min and max, CUB Sum for stats and the integer sums (bytes per
 // second). Each pair runs alternately, round after round, timed with CUDA events; the ratio is the median of the

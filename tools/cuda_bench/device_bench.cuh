@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the GPU benchmarks share: error checks, device data generated on the device, CUDA-event timing, and one
 // detred call timed against its baseline on the same device buffers.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-multi-gpu-bench: the sum of one array split over the GPUs of this machine (detred::cuda::sum over device
 // pieces) against the one-GPU sum of the whole array, same run, interleaved; also two pieces on two streams of one
 // GPU. The ratio is the median of time(one GPU) / time(split). Target (the partial-states issue): 2^30 floats over

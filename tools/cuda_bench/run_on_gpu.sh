@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds detred with the CUDA backend on a machine with a GPU, then runs the GPU tests, compute-sanitizer
 # (memcheck and racecheck) over a subset of them, and the benchmark. Logs go to $OUT (default ./gpu-logs).
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-example: generates an ill-conditioned array with a fixed PRNG and prints its sum in both modes, as
 // shortest round-trip decimal and as IEEE bits, with the order version. The printed bits are the same on every
 // machine, thread count and instruction set.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """detred.sum against numpy.sum (and, on a GPU, cupy.sum and torch.sum), measured in the same run.
 
     PYTHONPATH=build/release/bindings/python /usr/bin/python3 tools/python_bench/python_bench.py [--rounds 21]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-netcdf-bench: the file and the baseline of the verify tool's NetCDF measurement (docs/verify.md).
 //   detred-netcdf-bench make FILE ROWS   a ROWS x 8192 float64 variable "v" (ROWS/16 MiB), netCDF-4, chunks of
 //                                        64 x 8192, shuffle + deflate level 1, uniform values in [-0.5, 0.5)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The verify tool on a chunked, deflated NetCDF float64 variable against reading it with the NetCDF library alone
 # (docs/verify.md, "Measured"): make the file once, then in the same run the baseline (nc_get_vara into one buffer),
 # verify read whole into memory (when it fits the memory budget) and verify streamed, each with its wall time and

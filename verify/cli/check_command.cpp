@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred check golden.json: re-reads the recorded files, verifies their SHA-256, recomputes every result on this
 // machine (the CPU, and the GPU when present) and reports each one whose bits differ.
 #include <algorithm>

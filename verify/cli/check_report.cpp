@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See check_report.hpp.
 #include "check_report.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What detred check found for each recorded result, and its three renderings: text lines, JSON, JUnit XML.
 #pragma once
 

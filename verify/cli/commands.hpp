@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Each subcommand registers itself on the app; its callback stores the exit status in `status`.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the subcommands share: input options, number formatting, results as bits, the list of compute paths.
 #pragma once
 

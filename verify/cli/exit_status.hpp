@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The exit statuses of the detred tool (docs/verify.md lists them with their meaning).
 #pragma once
 

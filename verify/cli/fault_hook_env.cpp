@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The test build's fault injection, chosen by DETRED_VERIFY_INJECT_FAULT:
 //   mismatch   flips the lowest bit of the last path's result (status 1)
 //   bound      moves every path's result far from the exact result by flipping an exponent bit, or bit 3 of an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The shipped tool: no fault injection.
 #include "fault_hook.hpp"
 

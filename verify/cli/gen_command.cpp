@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred gen: write a dataset that is bit-identical on every machine (lib/generators/datasets.hpp).
 #include <cstdio>
 #include <memory>

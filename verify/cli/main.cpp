@@ -19,8 +19,11 @@ int main(int argc, char** argv) {
   using namespace detred::verify::cli;
   remember_arguments(argc, argv);
   CLI::App app{"detred: deterministic sums, verified against an exact oracle"};
+  // The three versions a result depends on (docs/compatibility.md): the library, the canonical order (the bits of
+  // every result) and the partial states' byte format.
   app.set_version_flag("--version", std::string("detred ") + detred::library_version + ", order version " +
-                                        std::to_string(detred::order_version));
+                                        std::to_string(detred::order_version) + ", state format version " +
+                                        std::to_string(detred::state_format_version));
   app.require_subcommand(1);
   int status = success;
   add_reduce_command(app, status);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See op_oracle.hpp.
 #include "op_oracle.hpp"
 

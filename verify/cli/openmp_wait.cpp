@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See openmp_wait.hpp.
 #include "openmp_wait.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Streaming mode and OpenMP's idle threads. After each parallel region, libgomp's workers spin before they sleep
 // (300000 pause instructions by default: milliseconds on current x86 cores). A streaming pass opens a region per
 // chunk and per result, and between them the reading thread and the oracle need the cores those workers spin on:

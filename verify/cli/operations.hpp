@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The operations the tool runs (--op), which element types each accepts, how inputs become operands (dot pairs
 // them), and one run of an operation on one compute path through the public API.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A progress bar on stderr, shown only when stderr is a terminal and the work has already taken a second, so that
 // quick runs and redirected logs stay clean.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred record INPUT... [--op OP] -o golden.json: the bits of every mode (and output) of one operation for each
 // input, with the input's SHA-256 (for dot's two inputs, both).
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred reduce INPUT [--op OP]: one reduction, printed as shortest decimal and hex bits, or as one JSON object.
 #include <cstdio>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Streaming mode of reduce, verify, record and check: each input is read once, chunk by chunk
 // (element_stream.hpp), and every chunk feeds a partial state per computation (detred/partial.hpp: the bits of the
 // single-array call whatever the chunk sizes), the oracle's accumulators, the SHA-256 and the progress bar. Used

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred verify INPUT... [--op OP]: every compute path, compared bit for bit, and the oracle's verdict on each result.
 #include <algorithm>
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The shared part of the NetCDF and HDF5 fuzzers. Their file formats are parsed by Debian's libraries, which are
 // not built with coverage instrumentation here and which trust the sizes in a file's header (random bytes make
 // libnetcdf allocate gigabytes within seconds, outside this project's code). So these targets are structure-aware:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target, structure-aware (container_fuzzer.hpp says why): an HDF5 dataset of the fuzzer's choosing
 // (float32 or float64, either byte order, scalar or any rank, contiguous or chunked with shuffle and deflate, a
 // fill value) is written into memory by libhdf5's core driver and must be read back exactly by the reader's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target, structure-aware (container_fuzzer.hpp says why): a NetCDF variable of the fuzzer's choosing
 // (classic, 64-bit offset, CDF-5 or netCDF-4; any rank; chunked and compressed in netCDF-4) is written into memory
 // by libnetcdf and must be read back exactly by the reader's in-memory entry point.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the .npy header parser must accept or reject any bytes with an input_error, never crash,
 // never read outside the buffer, and never accept a header that claims more data than there is. Every dtype it
 // accepts (floats of 2, 4 and 8 bytes, integers of 1 to 8, 'bfloat16', opaque V2) has the element size the data

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: partial_state::deserialize must accept or refuse any bytes with a detred::error, never crash or
 // read outside them. Half the inputs get a correct checksum appended (chosen by the first byte), so that the
 // structural checks behind the checksum are explored too. An accepted state is canonical: serializing it again

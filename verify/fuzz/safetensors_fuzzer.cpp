@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the safetensors header parser must accept or reject any bytes with an input_error, never
 // crash, never read outside the buffer, and never accept a tensor whose bytes lie outside the file or do not match
 // its shape.

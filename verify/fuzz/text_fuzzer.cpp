@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the text parser, one number per line and as CSV by index and by name, one column or a pair (the x
 // and y of a dot product), for both types. Any bytes must give numbers or an input_error; never a crash, never a
 // NaN, and a pair's columns always have the same length.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The NetCDF and HDF5 readers in a build without their libraries (DETRED_WITH_NETCDF_HDF5=OFF): every other format
 // reads as usual, and a NetCDF or HDF5 input is refused with one line naming the file (exit status 2).
 #include <string>

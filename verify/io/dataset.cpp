@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See dataset.hpp.
 #include "dataset.hpp"
 

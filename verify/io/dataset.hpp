@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One input, read in whichever format it has, exposed as a span of the element type the library reduces.
 //
 // An input is a whole file (.npy, raw, text) or a variable in a file (FILE:VARIABLE: a NetCDF or HDF5 variable, a

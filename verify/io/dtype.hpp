@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The element types the tool reads and writes, and the results it prints.
 #pragma once
 

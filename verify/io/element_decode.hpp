@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Stored elements to the elements the library reduces: the C++ types of each dtype, and the byte-order conversion
 // and exact widening of the narrow integers. Shared by the whole-file reader (dataset.cpp) and the streaming one
 // (element_stream.cpp), so both give the same elements.

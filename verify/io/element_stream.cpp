@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See element_stream.hpp. Three sources: binary data at a file offset (.npy, raw, safetensors), text, and the blocks
 // of a NetCDF or HDF5 variable.
 #include "element_stream.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One input read as consecutive chunks of elements, a bounded buffer at a time: the streaming counterpart of
 // read_dataset (dataset.hpp), for inputs larger than memory.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See hdf5_reader.hpp.
 #include "hdf5_reader.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // HDF5 datasets, read with the HDF5 C library.
 //
 // The dataset is named by its path inside the file ("/group/name" or "group/name"). Types: IEEE float32 and

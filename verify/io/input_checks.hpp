@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What read_dataset checks before it reads an element, shared with the streaming reader (element_stream.hpp) so that
 // both refuse the same inputs with the same messages. Each throws input_error naming the file.
 #pragma once

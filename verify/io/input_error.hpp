@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one exception the readers throw: a problem with an input file, with the file's name in front.
 #pragma once
 

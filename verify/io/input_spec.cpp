@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See input_spec.hpp.
 #include "input_spec.hpp"
 

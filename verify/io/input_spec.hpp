@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How inputs are named on the command line: FILE, FILE:VARIABLE (a NetCDF or HDF5 variable, or a safetensors
 // tensor), a directory, or a glob pattern.
 #pragma once

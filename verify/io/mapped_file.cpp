@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // POSIX mmap of a whole file. MAP_PRIVATE + PROT_READ: the tool can never write to a user's data.
 #include "mapped_file.hpp"
 

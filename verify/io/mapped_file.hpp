@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A whole file mapped read-only into memory: large inputs are read in place, never copied.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See netcdf_reader.hpp.
 #include "netcdf_reader.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NetCDF variables (classic, 64-bit offset, CDF-5 and netCDF-4 files), read with the NetCDF C library.
 //
 // The variable is named by its name, or by a path through netCDF-4 groups ("group/sub/var"). Types: NC_FLOAT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The .npy header: magic "\x93NUMPY", major and minor version, a little-endian header length (2 bytes in version 1,
 // 4 bytes in versions 2 and 3), then a Python dict literal such as
 //   {'descr': '<f8', 'fortran_order': False, 'shape': (1000,), }

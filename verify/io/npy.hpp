@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NumPy .npy files: the header parser (format versions 1, 2 and 3) and a writer for generated datasets.
 //
 // Accepted: descr f8 f4 f2 (float64/32/16), i8 i4 i2 i1, u8 u4 u2 u1 in either byte order ('<', '>', or '|' for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See safetensors.hpp.
 #include "safetensors.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // safetensors files: an 8-byte little-endian header length, a JSON header, then the tensors' bytes.
 //
 // The header maps each tensor name to {"dtype", "shape", "data_offsets": [begin, end]} (offsets into the bytes

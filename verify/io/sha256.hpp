@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SHA-256 of a file's bytes, for golden files: a changed byte anywhere in a data file is reported as such.
 #pragma once
 

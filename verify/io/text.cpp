@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See text.hpp for the accepted syntax.
 #include "text.hpp"
 

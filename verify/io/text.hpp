@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Text input: one number per line, or one column of a CSV file.
 //
 // Rules: lines end in \n or \r\n; blank lines and lines starting with '#' are skipped; spaces and tabs around a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The list of candidate variables that an error message shows when a named variable is missing.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See variable_reader.hpp.
 #include "variable_reader.hpp"
 

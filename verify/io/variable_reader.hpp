@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A variable inside a container file (a NetCDF or HDF5 variable, a safetensors tensor), read in storage order as
 // consecutive blocks of elements.
 //

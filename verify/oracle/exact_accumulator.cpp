@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See exact_accumulator.hpp for why every operation here is exact.
 #include "exact_accumulator.hpp"
 

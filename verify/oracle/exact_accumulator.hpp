@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The oracle's exact accumulator: every finite float or double, added as an integer multiple of 2^-1074, into a
 // fixed-point number wide enough that no addition can round or overflow.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See exact_products.hpp for why every addition here is exact.
 #include "exact_products.hpp"
 

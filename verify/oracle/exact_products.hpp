@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The oracle's exact sums of products: sum x_i y_i and sum |x_i y_i| for dot, sum x_i^2 for nrm2 and the variance.
 //
 // Why it is exact. A product of two floats is exact in double (24 + 24 bits, exponents inside double's normal range)

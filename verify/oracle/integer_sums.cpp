@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See integer_sums.hpp. Elements are added into a 64-bit partial sum, which is moved into the GMP integer whenever
 // the next addition would overflow it (checked by __builtin_add_overflow), so every addition is exact.
 #include "integer_sums.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The oracle of integer sums: the exact sum in GMP, and whether it fits the library's result type (int64 for signed
 // elements, uint64 for unsigned ones; detred/sum.hpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See moments.hpp.
 #include "moments.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Helpers the oracle's translation units share (not part of its interface): exact conversions into MPFR and the
 // checks that make a silent rounding impossible.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An owning MPFR number: the oracle's values live in these, never in raw mpfr_t.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See norm_check.hpp.
 #include "norm_check.hpp"
 

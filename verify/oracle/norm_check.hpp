@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The oracle of nrm2: N = sqrt(sum x_i^2), from the exact sum of squares (exact_products.hpp).
 #pragma once
 

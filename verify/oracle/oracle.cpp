@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See oracle.hpp. Every MPFR operation here is either exact (the precision is chosen so that it cannot round, and
 // the ternary value is checked) or rounded upward on purpose (the bound).
 #include "oracle.hpp"

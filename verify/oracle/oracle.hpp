@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The oracle: exact sums in MPFR, the correctly rounded result, and the check of a result against the documented
 // error bound of its operation and mode (detred/bounds.hpp). Linear in n: the data streams once through
 // exact_accumulator (sums) or product_accumulator (exact_products.hpp: dot, sums of squares). The other operations'

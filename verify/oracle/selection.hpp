@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The oracle of min, max, argmin and argmax: one plain scalar loop each, written from the documented rules
 // (detred/extrema.hpp) and sharing no code with the library's operators:
 //   - a NaN anywhere: min and max are the canonical quiet NaN, argmin and argmax the index of the first NaN;

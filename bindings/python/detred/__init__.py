@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """detred: deterministic reductions.
 
 The result bits of every function depend only on the number of elements and their values: not on the thread count,
@@ -11,11 +12,15 @@ the SIMD instruction set, the machine, or whether the CPU or a GPU computed them
 
 Functions: sum, dot, asum, nrm2, min, max, argmin, argmax, stats (a Statistics record), reference_sum. See
 ``help(detred.sum)`` and docs/bindings.md.
+
+Versions (docs/compatibility.md): ``__version__`` is the library's (PEP 440, as pip shows it); the bits of results
+follow ``order_version`` and the bytes of partial states ``state_format_version``. ``python -m detred`` prints all
+three, as ``detred --version`` does.
 """
 
 from ._detred import (__version__, argmax, argmin, asum, cuda_available, cuda_built, dot, max, min, nrm2,
-                      order_version, reference_sum, stats, sum)
+                      order_version, reference_sum, state_format_version, stats, sum)
 from ._results import Statistics
 
 __all__ = ["Statistics", "__version__", "argmax", "argmin", "asum", "cuda_available", "cuda_built", "dot", "max",
-           "min", "nrm2", "order_version", "reference_sum", "stats", "sum"]
+           "min", "nrm2", "order_version", "reference_sum", "state_format_version", "stats", "sum"]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Type stubs of the detred module (the extension detred._detred and detred._results).
 from typing import Any, Literal, NamedTuple, SupportsIndex
 
@@ -6,6 +7,7 @@ import numpy.typing as npt
 
 __version__: str
 order_version: int
+state_format_version: int
 cuda_built: bool
 
 Mode = Literal["tree", "compensated", "exact"]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The record detred.stats returns."""
 
 from typing import Any, NamedTuple

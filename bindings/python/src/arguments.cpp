@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Checks of the arguments common to every reduction.
 #include "arguments.hpp"
 

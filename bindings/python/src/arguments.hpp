@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Python arguments common to every reduction, checked and converted with NumPy's kind of messages.
 #pragma once
 

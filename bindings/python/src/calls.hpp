@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Calling an operation (a struct of ops/) on one or two arrays of element type T, on the host or the GPU; and which
 // element types it takes there, read off its C++ overloads.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Registering an operation of ops/ as a Python function: its signature follows from the op's traits.
 #pragma once
 

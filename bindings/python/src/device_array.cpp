@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reading __cuda_array_interface__ (version 2 and 3) and CUDA DLPack tensors.
 #include "device_array.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GPU arrays from other libraries, seen through __cuda_array_interface__ (CuPy, Numba, PyTorch) or DLPack
 // (__dlpack__ and __dlpack_device__: PyTorch, CuPy, JAX): where their elements are and on which stream to read them.
 #pragma once

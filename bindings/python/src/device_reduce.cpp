@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The GPU path's workspaces: one per device, created on first use, then reused.
 #include "device_reduce.hpp"
 

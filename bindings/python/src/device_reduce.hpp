@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reductions of GPU arrays on their own device, with a workspace per device kept by the module.
 #pragma once
 

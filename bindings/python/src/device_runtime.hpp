@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The little of the CUDA runtime the GPU path needs: which device holds a pointer, and making a device current.
 // device_runtime_cuda.cpp implements it with the CUDA runtime; device_runtime_none.cpp, in a build without CUDA,
 // says that there is no GPU support.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // device_runtime.hpp with the CUDA runtime.
 #include <cuda_runtime_api.h>
 

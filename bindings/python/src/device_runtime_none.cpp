@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // device_runtime.hpp in a build without CUDA: there is no GPU support to offer.
 #include <string>
 

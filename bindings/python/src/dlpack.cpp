@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Consuming DLPack capsules (DLManagedTensor, dlpack.h).
 #include "dlpack.hpp"
 

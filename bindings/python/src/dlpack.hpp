@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Taking a tensor from a DLPack producer (obj.__dlpack__()): the capsule is consumed, and the tensor lives until
 // the last owner lets it go.
 #pragma once

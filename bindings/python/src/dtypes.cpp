@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NumPy dtypes and DLPack types of the element types.
 #include "dtypes.hpp"
 

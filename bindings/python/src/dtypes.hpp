@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The element types the library reduces, as NumPy dtypes, DLPack types and C++ types.
 #pragma once
 

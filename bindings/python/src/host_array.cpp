@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NumPy arrays, CPU DLPack tensors and array-likes as host arrays.
 #include "host_array.hpp"
 

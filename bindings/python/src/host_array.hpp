@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Arguments in host memory as NumPy arrays of a known element type.
 #pragma once
 

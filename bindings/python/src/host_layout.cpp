@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Splitting the axes of host arrays into kept and reduced ones.
 #include "host_layout.hpp"
 

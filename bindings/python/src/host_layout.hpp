@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How the elements of host arrays split into the lanes of a reduction over some axes: the kept axes index the
 // output, the reduced axes one output element's inputs (its lane), for each operand's strides.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reductions of host arrays: the whole array or some of its axes, each output element computed by one call of the
 // library on the elements it reduces, in C order.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The extension module detred._detred: the operations of ops/ (one define_ call per family), versions, GPU
 // availability, and the mapping of the library's exceptions to Python's.
 #include <pybind11/pybind11.h>
@@ -36,6 +37,7 @@ PYBIND11_MODULE(_detred, m) {
 
   m.attr("__version__") = detred::library_version;
   m.attr("order_version") = detred::order_version;
+  m.attr("state_format_version") = detred::state_format_version;
   m.attr("cuda_built") = cuda_built();
   m.def("cuda_available", &detred::cuda::available,
         "True if detred has its CUDA backend and a usable CUDA device: GPU arrays can be reduced.");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The argument checks of reduce.hpp that do not depend on the operation.
 #include "reduce.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One call of an operation from Python: its arguments checked, then the host or the GPU path by where the arrays
 // are, and the element type by their dtype.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NumPy scalars and detred.Statistics.
 #include "results.hpp"
 

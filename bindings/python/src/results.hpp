@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Results as Python objects: NumPy scalars of the result type (as NumPy's own reductions return), NumPy arrays for
 // reductions over some axes, and detred.Statistics for stats.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Telling NumPy arrays, DLPack producers and CUDA arrays apart.
 #include "sources.hpp"
 

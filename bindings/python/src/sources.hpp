@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Where an argument's elements are, and by which protocol they are reached.
 #pragma once
 

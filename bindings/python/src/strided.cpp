@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Gathering a strided block into a contiguous buffer.
 #include <cstring>
 

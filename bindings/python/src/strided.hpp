@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Walking a strided NumPy block in C (row-major) order: the byte offsets of its elements, and gathering them into a
 // contiguous buffer. Shapes and strides are NumPy's (strides in bytes, possibly negative or zero).
 #pragma once

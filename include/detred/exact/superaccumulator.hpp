@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact mode's state: a fixed-point superaccumulator that holds any sum of doubles and of products of doubles
 // without rounding, and the one rounding step that turns it into the correctly rounded double or float.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How the sum-like operators (sum, dot, asum, nrm2) accumulate their terms in each mode: the mode is a policy, the
 // operator says what the terms are. Generic over a scalar or a SIMD vector of lanes, like everything in order/.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The floating-point building blocks of the order's operators: the identity, the canonical NaN, and TwoSum.
 // Each is written once, generic over the value type V: a scalar T, or a SIMD vector of T whose elements are
 // independent lanes (GCC/Clang vector extensions, where + and - are element-wise IEEE operations). The SIMD code

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact sums of integers. The result is the exact sum as a 128-bit two's complement integer, which no sum of up to
 // 2^64 int64 or uint64 elements can overflow; the front door converts it to the result type or reports that it does
 // not fit. Integer addition is associative, so any order gives these bits; the canonical order is followed anyway,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Element-wise building blocks of the operators, written once for a scalar or a SIMD vector of lanes (GCC/Clang
 // vector extensions, where comparisons give lane masks and `mask ? a : b` selects lane by lane): lane types, bit
 // views, exact widening of the stored element to the lane type, |x|, TwoProduct, and the total order that min and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The summary statistics in one pass: count, sum, M2 (the sum of squared deviations from the mean), min and max.
 //
 // Inside a leaf, each lane keeps its sum exactly as tree mode's sum does (so stats' sum is bit for bit detred::sum

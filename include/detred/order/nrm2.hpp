@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Euclidean norm sqrt(sum x_i^2), safe from overflow and underflow by Blue's three accumulators: each element's
 // square goes to the accumulator of its magnitude class, scaled there by a fixed power of two (the constants of
 // LAPACK's la_xnrm2, Anderson 2017). The scaling depends on each element alone, never on the data seen so far or on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reduction operators: what a reduction supplies to the engines that walk the canonical order.
 //
 // An operator says what happens at the nodes of the order (docs/canonical-order.md):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // min, max, argmin and argmax. Selection rounds nothing, so any order gives the same value; the rules that make the
 // choice unique are the order's: NaN propagates (it is the smallest value for min and the largest for max), -0.0 is
 // smaller than +0.0, and of equal values the one at the lowest index wins. argmin and argmax return the index of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The trees of the canonical order, for any operator: the halving lane tree inside a leaf, and the left-perfect
 // leaf tree over the leaves (in streaming form, and as pairwise folds of aligned groups). These decide which
 // states are combined, in which order; the operator decides what combining means.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred.asum and detred.nrm2.
 #include <span>
 

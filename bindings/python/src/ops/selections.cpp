@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred.min, detred.max, detred.argmin, detred.argmax.
 #include <cstdint>
 #include <span>

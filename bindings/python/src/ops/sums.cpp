@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred.sum and detred.reference_sum.
 #include <span>
 
