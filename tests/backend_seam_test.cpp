@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The backend seam: a backend built only in the tests (test_backend/reference_backend.hpp) takes the calls the front
 // door routes to backend::cuda, single arrays and batches alike, and gives the CPU backend's bits: a new backend is
 // a folder implementing the seam, with no change to the front door.

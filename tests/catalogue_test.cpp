@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The catalogue against the library: every combination it declares runs, every other mode is refused with the one
 // message checked_mode gives. Host API on the CPU backend, for the call shapes array, segments, axis, by_key and
 // partial_state (the CUDA side is in tests/cuda, where a device runs it).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The support table of docs/operations.md is `detred catalogue --markdown` (the catalogue, detred/catalogue.hpp):
 # fails, showing the difference, when the document is stale. Regenerate it with --update.
 #   check_catalogue_doc.sh DETRED_TOOL OPERATIONS_MD [--update]

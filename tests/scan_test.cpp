@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The scans (detred/scan.hpp): every output of every path (instruction set, thread count, threaded driver forced on
 // small inputs, alignment, in place) has the reference's bits; exclusive outputs are the inclusive ones shifted;
 // segments and matrix lines equal the one-array call; integers are exact and refuse overflow; bad arguments are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The default team's policy (lib/cpu/team_policy.hpp): a parallel region that did not beat one thread sends the
 // default calls of its size class and the smaller ones to one thread for a back-off time that doubles at each losing
 // probe and halves at each winning one; explicit thread counts are untouched; the driver's default thread count

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The catalogue: every operation, element type, mode, backend and call shape of detred, and which combinations
 // exist, declared once in the table `entries` below. Every interface asks it instead of deciding for itself: the
 // front door's and the backends' refusals (lib/core/catalogue_checks.hpp), partial states, the verify tool's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::cumsum: deterministic prefix sums (scans). docs/scan.md documents the calls; docs/canonical-order.md
 // ("Scans") the order every output follows.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See backends.hpp.
 #include "backends.hpp"
 

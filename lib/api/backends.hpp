@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The backends by name: the front door's one lookup of the backend that runs a call (lib/core/backend_seam.hpp).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The routing step of the batched entry points: the backend the options name (backends.hpp) for an operator over
 // many lines.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The front door's one routing step: validated options, then the backend the options name (backends.hpp) for an
 // operator.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred::stats: the mode checked against the catalogue (tree only), then route.
 #include <span>
 #include <string>

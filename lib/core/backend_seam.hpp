@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The seam between the front door and a backend: the front door looks a backend up by detred::backend
 // (lib/api/backends.hpp) and calls it through this table of entry points, one per operator of all_operators. A
 // backend is a folder that implements the three typed calls below and builds its table with seam_of<Impl>(): the

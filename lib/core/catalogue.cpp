@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The catalogue's names, and the one refusal of a mode that the catalogue does not have (validate.hpp).
 #include <array>
 #include <cstddef>

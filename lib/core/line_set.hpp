@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The lines of a batch that lie in one piece of memory: what the front door hands every backend's batched entry
 // point (the CPU driver, lib/exact's batch driver, the CUDA backend).
 #pragma once

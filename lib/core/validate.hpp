@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Argument checks shared by every entry point, so that each invalid argument gets the same message everywhere.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The scan kernels: one leaf of the canonical scan order (detred/order/scan.hpp) on SIMD registers, compiled once
 // per instruction set. Included by kernels_<isa>.cpp after lane_engine.inl, inside the same namespace (it uses vec,
 // raw_vec, load, get_lane and set_lane from there).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The per-instruction-set kernels of the scans: one leaf of the canonical scan order (detred/order/scan.hpp), in
 // the two steps the driver needs. Compiled per instruction set from scan_engine.inl, into the same translation units
 // as the reduction kernels (kernels_<isa>.cpp); the driver (lib/scan/scan_driver.cpp) picks a table at run time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU backend's seam (lib/core/backend_seam.hpp): its typed entry points, as the front door calls them.
 #include "core/backend_seam.hpp"
 #include "cpu_backend.hpp"

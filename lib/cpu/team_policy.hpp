@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The default team (threads = 0) on a busy machine: measured, not assumed.
 //
 // Why: a parallel region ends when its last thread does. On a machine whose cores are taken by other processes, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Nodes with every NaN made the canonical one, so that equal states have equal bytes.
 //
 // Why: which NaN an addition keeps depends on the operand order and on the machine (x86 keeps the first operand's

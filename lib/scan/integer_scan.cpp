@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The exact integer scans. Integer addition is exact and associative, so the outputs do not depend on any order;
 // one pass keeps the exact prefix sum in 128 bits (no prefix of up to 2^64 elements of 64 bits can overflow it) and
 // refuses the first output that does not fit its type.

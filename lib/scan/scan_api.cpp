@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The front door of the scans: argument checks, then the CPU scan engine (floating point) or the exact integer scan.
 #include <cstdint>
 #include <span>

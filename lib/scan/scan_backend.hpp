@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The scan engines: the CPU driver of the canonical scan order (threads over leaves, SIMD kernels per instruction
 // set) and the exact integer scans. The front door (scan_api.cpp) validates arguments and calls these; the tests call
 // them directly to force the threaded path on small inputs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CPU driver of the canonical scan order. One thread walks the leaves in one pass (each leaf's lane scan, its
 // offset from the stack of leaf totals, its outputs). Several threads take two passes: each computes the totals of
 // a contiguous run of leaves; one thread turns the totals into every leaf's offset with the same stack (a tiny serial

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compile-only: every public header in a .cu file, compiled by nvcc, with calls that instantiate the templates a CUDA
 // user calls. nvcc rejects C++ that GCC and Clang accept (partial.hpp once named the type `operation` inside a class
 // whose member function `operation()` hides it: "function "detred::partial_state::operation" is not a type name"),

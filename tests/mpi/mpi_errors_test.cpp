@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Invalid arguments on one rank only are a detred::error on every rank, never a deadlock: each case below makes one
 // rank's arguments wrong, expects the error on every rank, then meets at an MPI_Barrier that a rank left waiting in a
 // collective would never reach. A watchdog (alarm) ends a hung run, so that a regression fails instead of hanging.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Inputs whose meaning numpy.asarray would drop are refused with a TypeError that says what to pass: NumPy masked
 # arrays (whatever their mask holds) and pandas objects with missing values (docs/bindings.md, "Masked arrays and
 # missing values"). What asarray keeps whole (ndarray subclasses without a mask, pandas objects without missing

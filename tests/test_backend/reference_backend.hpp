@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A backend built only in the tests: the reference engine (lib/reference) behind the seam of
 // lib/core/backend_seam.hpp. It is what a new backend (HIP, SYCL) amounts to: three typed entry points and a table,
 // with nothing changed in the front door; backend_seam_test.cpp routes calls to it and compares bits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The scan baselines of scan_baselines.hpp, built with -O3 -march=native -ffast-math (set on this file only, in
 // CMakeLists.txt): the compiler may reassociate and vectorize whatever it can.
 #include <omp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The baselines of detred-scan-bench: the prefix sums a user would write, compiled with -O3 -march=native
 // -ffast-math in fastmath_scan_baseline.cpp (never the library's flags).
 #pragma once

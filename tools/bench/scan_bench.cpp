@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred-scan-bench: detred::cumsum against the scans a user would write (scan_baselines.hpp, fast-math), in the
 // rows of issue 36's targets: 2^27 elements on 2 threads against an OpenMP two-pass scan, 2^16 on one thread against
 // the serial loop. Variants are interleaved round by round and each row reports medians, in GB/s of bytes moved

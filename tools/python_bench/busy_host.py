@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """detred.sum with the default thread count against threads=1, on a host made busy by competing processes.
 
     PYTHONPATH=build/release/bindings/python /usr/bin/python3 tools/python_bench/busy_host.py [--rounds 31] [--load 2]

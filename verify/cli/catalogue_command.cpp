@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred catalogue: the library's support matrix (detred/catalogue.hpp) as text, Markdown or JSON. The support table
 // of docs/operations.md is this command's Markdown; tests/check_catalogue_doc.sh fails when the two differ.
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // detred: reduce, verify, record, check, generate datasets and print the catalogue. Every failure is one line on stderr
 // and an exit status from exit_status.hpp; JSON goes to stdout only when the whole command succeeded in producing it.
 #include <cstdio>

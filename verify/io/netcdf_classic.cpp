@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // See netcdf_classic.hpp. The header, in the format specification's words (big-endian; NON_NEG is 4 bytes in CDF-1 and
 // CDF-2 and 8 in CDF-5, OFFSET 4 bytes in CDF-1 and 8 in the others; names and attribute values padded to 4 bytes):
 //   magic numrecs dim_list gatt_list var_list

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The size a classic-format NetCDF file (CDF-1 classic, CDF-2 64-bit offset, CDF-5) must have, read from its header.
 //
 // Why: the NetCDF C library reads a classic file's variables at the offsets its header gives and does not check that

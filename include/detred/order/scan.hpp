@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The canonical scan order, version 1: which additions give each output y_i of a prefix sum (cumsum), fixed by the
 // index i alone. docs/canonical-order.md ("Scans") states it in prose with the reasons; this is the same statement in
 // code, and every scan engine (the scalar reference, the SIMD kernels, the threaded driver) calls it.
