@@ -75,11 +75,13 @@ struct moment_sums {
     const V d = x - s.shift;
     return {s.count + T(1), s.sum + x, s.shift, s.shifted_sum + d, s.shifted_squares + d * d};
   }
-  /// M2 of a lane state: shifted_squares - shifted_sum^2 / count (0 for an empty lane, whose sums are 0).
+  /// M2 of a lane state: shifted_squares - shifted_sum (shifted_sum / count) (0 for an empty lane, whose sums are
+  /// 0). The quotient first: |shifted_sum / count| is at most the data's range, so the product overflows only where
+  /// count range^2 does, never where shifted_sum^2 alone would.
   template <class V>
   DETRED_HOST_DEVICE static V m2(const state_of<V>& s) {
     const V count = s.count == T(0) ? splat<V>(T(1)) : s.count;
-    return s.shifted_squares - s.shifted_sum * s.shifted_sum / count;
+    return s.shifted_squares - s.shifted_sum * (s.shifted_sum / count);
   }
   /// Two lanes of the lane tree: b's shifted sums re-expressed about a's shift, then added; no division. An empty
   /// side leaves the other as it is (sum included: -0.0 + s == s is what tree mode's sum does).
@@ -211,7 +213,8 @@ struct moments_op {
             high::pick(a.max, b.max)};
   }
   /// The statistics. NaN among the values (or Inf - Inf) makes sum, mean and the variances NaN; an M2 made
-  /// slightly negative by rounding reads as 0.
+  /// slightly negative by rounding reads as 0; an M2 of -Inf (an overflowed subtrahend: data whose count times
+  /// squared range passes the largest finite value) reads as NaN, since nothing is known of it.
   DETRED_HOST_DEVICE static statistics<T> finalize(node root) {
     const T nan = canonical_nan<T>();
     statistics<T> r{};
@@ -222,7 +225,7 @@ struct moments_op {
       return r;
     }
     const T n = static_cast<T>(root.count);
-    const T m2 = is_nan(root.m2) || root.m2 >= T(0) ? root.m2 : T(0);
+    const T m2 = is_nan(root.m2) || root.m2 >= T(0) ? root.m2 : (is_finite(root.m2) ? T(0) : nan);
     r.mean = canonical(root.sum / n);
     r.variance = canonical(is_finite(root.sum) ? m2 / n : nan);
     r.sample_variance = root.count > 1 ? canonical(is_finite(root.sum) ? m2 / (n - T(1)) : nan) : nan;
