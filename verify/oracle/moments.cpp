@@ -142,8 +142,15 @@ void set_moment_bound(moment which, const exact_moments& m, const mpfr_number& v
     mpfr_set(bound.get(), e_v.get(), MPFR_RNDU);
     return;
   }
-  // u sigma + (1 + u) sqrt(E_V) + nu.
+  // u sigma + (1 + u) min(sqrt(E_V), E_V / sigma) + nu: |sqrt(a) - sqrt(b)| <= sqrt(|a - b|), and <= |a - b| / sqrt(b)
+  // for b > 0.
+  mpfr_number sigma(p);
   mpfr_sqrt(bound.get(), e_v.get(), MPFR_RNDU);
+  mpfr_sqrt(sigma.get(), variance.get(), MPFR_RNDD);
+  if (mpfr_sgn(sigma.get()) > 0) {
+    mpfr_div(term.get(), e_v.get(), sigma.get(), MPFR_RNDU);
+    mpfr_min(bound.get(), bound.get(), term.get(), MPFR_RNDU);
+  }
   mpfr_mul_d(bound.get(), bound.get(), 1.0 + u, MPFR_RNDU);
   mpfr_sqrt(term.get(), variance.get(), MPFR_RNDU);
   mpfr_mul_d(term.get(), term.get(), u, MPFR_RNDU);

@@ -39,7 +39,7 @@ enum class moment { variance, sample_variance, stddev, sample_stddev };
 /// and against the bound of docs/error-bounds.md (order/variance_bound.hpp), evaluated upward in MPFR:
 ///   E_M2 = gamma_K n R^2 + K n nu,  R = max - min,  phi = (1 + u) / (1 - u)^2,
 ///   variance:         (phi - 1) V + phi E_M2 / n + nu         (sample: n - 1 for n)
-///   standard deviation: u sigma + (1 + u) sqrt(E_V) + nu      (E_V the variance's bound).
+///   standard deviation: u sigma + (1 + u) min(sqrt(E_V), E_V / sigma) + nu   (E_V the variance's bound).
 /// status is within_bound or bound_violated for a finite result, `measured` (never a failure) when min and max are
 /// unknown; NaN is required for no elements, for the sample moments of one element, and for data holding a NaN or
 /// an infinity (special_match or special_mismatch); a NaN or Inf for finite data is reported as overflow (the sum
