@@ -257,7 +257,7 @@ TEST(OracleMoments, VariancesAndStandardDeviationsAreCheckedAgainstTheirBound) {
   const assessment off = assess_moment(moment::variance, m, std::nextafter(1.25, 2.0));
   EXPECT_EQ(off.error_ulps, 1.0);
   EXPECT_EQ(off.status, verdict::within_bound);
-  // The bound is gamma_K n R^2 (K = variance_error_terms(4) = 162 for double) scaled: far off fails it.
+  // The bound is gamma_K n R^2 (K = variance_error_terms(4) = 122 for double) scaled: far off fails it.
   EXPECT_EQ(assess_moment(moment::variance, m, 1.25 * (1 + 1e-10)).status, verdict::bound_violated);
   EXPECT_EQ(assess_moment(moment::stddev, m, std::sqrt(1.25) * (1 + 1e-6)).status, verdict::bound_violated);
   EXPECT_EQ(assess_moment(moment::sample_variance, m, 5.0 / 3.0 * (1 + 1e-14)).status, verdict::within_bound);
