@@ -66,7 +66,8 @@ DETRED_HOST_DEVICE constexpr std::uint64_t leaf_count(std::uint64_t n) {
   return leaf_count(shape_of<T>, n);
 }
 
-/// D(n): the largest number of rounded operations on any path from an element to the root of the tree.
+/// D(n): an upper bound on the number of rounded additions on any path from an element to the root of the tree
+/// (shorter lanes and shallower branches of the leaf tree have fewer; additions of the identity are exact):
 ///   (r - 1)          the lane chain: r = ceil(min(n, L) / W) elements in the longest lane, the first of which is
 ///                    combined with the identity exactly;
 ///   + log2 W         the lane tree;
