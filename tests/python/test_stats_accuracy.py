@@ -59,10 +59,11 @@ def cases():
         ("1e6 + N(0,1), n = 1e5, float32", (1e6 + np.random.default_rng(7).standard_normal(100000)).astype(np.float32)),
         ("1e15 + U(-1,1), n = 1e5, float64", 1e15 + uniform(4, 100000)),
         ("1 + 1e-12 N(0,1), n = 1e5, float64", 1.0 + 1e-12 * np.random.default_rng(5).standard_normal(100000)),
-        ("1 + 1e-5 N(0,1), n = 1e5, float32", (1.0 + 1e-5 * np.random.default_rng(5).standard_normal(100000)).astype(np.float32)),
+        ("1 + 1e-5 N(0,1), n = 1e5, float32",
+         (1.0 + 1e-5 * np.random.default_rng(5).standard_normal(100000)).astype(np.float32)),
         ("U(0,1), n = 1e5, float64", np.random.default_rng(6).uniform(0, 1, 100000)),
         ("1e8 + drift + U(-1,1), n = 1e5, float64", 1e8 + np.arange(100000) * 1e-3 + uniform(9, 100000)),
-        ("-1e8 | +1e8 halves + U(-1,1), n = 1e5, float64",
+        ("-1e8 and +1e8 halves + U(-1,1), n = 1e5, float64",
          np.concatenate([-1e8 + uniform(10, 50000), 1e8 + uniform(11, 50000)])),
     ]
 

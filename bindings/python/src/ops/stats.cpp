@@ -22,7 +22,7 @@ bits depend only on the number of elements and their values (docs/canonical-orde
 division (not the correctly rounded mean: the sum is rounded, and for float32 a count past 2^24 is too);
 ``variance`` and ``stddev`` divide M2 by count (``numpy.var``, ``numpy.std`` with ddof=0), ``sample_variance`` and
 ``sample_stddev`` by count - 1 (ddof=1), the deviations being correctly rounded square roots; an M2 made negative
-by rounding reads as 0. The variances' error is bounded by about K(n) u n R^2 / count, R = max - min
+by rounding reads as 0. The variance's error is bounded by about K(n) u R^2 (R = max - min, K(n) a few hundred)
 (docs/error-bounds.md): a large mean against the spread costs no accuracy. ``min`` and ``max`` follow
 ``detred.min`` and ``detred.max`` (NaN propagates, -0.0 < +0.0). NumPy's own var and std make two passes over the
 data and differ from these in the last bits.
