@@ -24,9 +24,9 @@ struct leaf_shape {
   std::uint64_t leaf_size;
 };
 
-/// The shape of order version 1, per element type. W * sizeof(T) = 512 bytes: eight AVX-512 registers of
-/// accumulators on the CPU, one warp's 16-byte loads on the GPU. L = 32 W: long enough that the per-leaf lane tree
-/// costs little, short enough that the depth (and so the error bound) stays small.
+/// The shape of the canonical order (unchanged since version 1), per element type. W * sizeof(T) = 512 bytes: eight
+/// AVX-512 registers of accumulators on the CPU, one warp's 16-byte loads on the GPU. L = 32 W: long enough that the
+/// per-leaf lane tree costs little, short enough that the depth (and so the error bound) stays small.
 template <class T>
 inline constexpr leaf_shape shape_of = leaf_shape{512 / sizeof(T), 32 * (512 / sizeof(T))};
 
