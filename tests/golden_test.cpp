@@ -1,6 +1,7 @@
 // Frozen golden vectors: inputs from our own PRNG (lib/generators/value_classes.hpp) and the result bits, checked in:
-// the sums of order version 1 (version 2 left them alone) and stats' variance of order version 2. Any change to which additions the order performs changes some of these bits, and this test
-// fails until order_version is bumped and the table regenerated:
+// the sums of order version 1 (version 2 left them alone) and stats' variance of order version 2. Any change to which
+// additions the order performs changes some of these bits, and this test fails until order_version is bumped and the
+// table regenerated:
 //   DETRED_PRINT_GOLDEN=1 ./golden_test --gtest_filter='*Print*'
 // (PrintTable prints golden_vectors.inc, PrintStatsTable golden_stats.inc).
 #include <cinttypes>
