@@ -84,7 +84,7 @@ typedef struct detred_error_bound {
 typedef struct detred_statistics_f64 {
   uint64_t count;         /* n */
   double sum;             /* bit for bit detred_sum_f64 in tree mode */
-  double mean;            /* sum / n, correctly rounded from sum */
+  double mean;            /* sum / (double)n, one rounding (n converted first: exact below 2^53; float 2^24) */
   double variance;        /* population variance M2 / n */
   double sample_variance; /* M2 / (n - 1) */
   double stddev;          /* sqrt(variance) */

@@ -1,5 +1,5 @@
-// SPDX-License-Identifier: BSD-3-Clause
-// The canonical order, version 1: the one definition of which operations a reduction performs, in which order.
+// The canonical order (its version: order_version, order/shape.hpp): the one definition of which operations a
+// reduction performs, in which order.
 //
 //   leaves     element i belongs to leaf i / L (L = leaf_size<T>); the last leaf may be ragged.
 //   lanes      inside a leaf, element i belongs to lane i % W (W = lanes<T>). Each lane starts at the operator's

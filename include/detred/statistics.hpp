@@ -16,7 +16,7 @@ template <class T>
 struct statistics {
   std::uint64_t count;  ///< n
   T sum;                ///< bit for bit detred::sum(x) in tree mode
-  T mean;               ///< sum / n, correctly rounded from sum
+  T mean;               ///< sum / T(n), one rounding (T(n) exact below 2^53 for double, 2^24 for float)
   T variance;           ///< population variance M2 / n
   T sample_variance;    ///< M2 / (n - 1)
   T stddev;             ///< sqrt(variance)

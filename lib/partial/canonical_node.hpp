@@ -47,10 +47,13 @@ N canonical_node(N n) {
     n.medium = canonical_node(n.medium);
     n.big = canonical_node(n.big);
     return n;
-  } else if constexpr (requires { n.count, n.sum, n.m2, n.min, n.max; }) {
-    static_assert(sizeof(N) == sizeof(n.count) + 4 * sizeof(n.sum),
-                  "stats' node has other fields than count, sum, m2, min and max: list its floating-point ones here");
+  } else if constexpr (requires { n.count, n.sum, n.shift, n.shifted_sum, n.m2, n.min, n.max; }) {
+    static_assert(sizeof(N) == sizeof(n.count) + 6 * sizeof(n.sum),
+                  "stats' node has other fields than count, sum, shift, shifted_sum, m2, min and max: list its "
+                  "floating-point ones here");
     n.sum = canonical_node(n.sum);  // stats: the count is an integer
+    n.shift = canonical_node(n.shift);
+    n.shifted_sum = canonical_node(n.shifted_sum);
     n.m2 = canonical_node(n.m2);
     n.min = canonical_node(n.min);
     n.max = canonical_node(n.max);

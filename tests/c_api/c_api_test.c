@@ -126,7 +126,7 @@ static void check_errors(void) {
         "nrm2 refuses exact mode", 3, DETRED_MODE_EXACT, 0);
   check(detred_bound_f64(100, DETRED_MODE_EXACT, &b) == DETRED_OK && b.abs_sum_factor == 0 && b.depth == 0,
         "exact bound", 100, DETRED_MODE_EXACT, 0);
-  check(detred_order_version() == 1, "order version 1", 0, -1, -1);
+  check(detred_order_version() == 2, "order version 2", 0, -1, -1);
   check(strlen(detred_library_version()) >= 5, "library version", 0, -1, -1);
 }
 

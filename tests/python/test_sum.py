@@ -152,7 +152,7 @@ def test_concurrent_calls_from_python_threads():
 
 
 def test_version_attributes():
-    assert detred.order_version == 1
+    assert detred.order_version == 2
     assert detred.__version__.count(".") == 2
     assert isinstance(detred.cuda_available(), bool)
 

@@ -103,8 +103,9 @@ TEST(ToolOps, VerifyPassesForEveryOperationAndSaysWhatItChecked) {
   EXPECT_NE(sel.out.find("equal to the exact result"), std::string::npos) << sel.out;
   const outcome st = tool("verify --op stats " + b + " --threads 1");
   EXPECT_NE(st.out.find("  sample_variance "), std::string::npos) << st.out;
-  EXPECT_NE(st.out.find("measured"), std::string::npos) << st.out;
-  EXPECT_NE(st.out.find("sum and mean within their bounds"), std::string::npos) << st.out;
+  EXPECT_EQ(st.out.find("measured"), std::string::npos) << st.out;
+  EXPECT_NE(st.out.find("sum, mean, variances and standard deviations within their bounds"), std::string::npos)
+      << st.out;
   // JSON: the op, and per output what was checked.
   const auto j = nlohmann::json::parse(tool("verify --op stats --json " + b + " --threads 1").out);
   const auto& f = j["files"][0];
@@ -115,8 +116,9 @@ TEST(ToolOps, VerifyPassesForEveryOperationAndSaysWhatItChecked) {
   EXPECT_EQ(f["outputs"][2]["output"], "mean");
   EXPECT_EQ(f["outputs"][2]["check"], "bound");
   EXPECT_EQ(f["outputs"][2]["status"], "within bound");
-  EXPECT_EQ(f["outputs"][3]["check"], "measured");
-  EXPECT_EQ(f["outputs"][3]["status"], "measured (no bound)");
+  EXPECT_EQ(f["outputs"][3]["output"], "variance");
+  EXPECT_EQ(f["outputs"][3]["check"], "bound");
+  EXPECT_EQ(f["outputs"][3]["status"], "within bound");
   const auto jd = nlohmann::json::parse(tool("verify --op dot --json " + a + " " + a + " --threads 1").out);
   EXPECT_EQ(jd["files"][0]["modes"].size(), 3U);  // tree, compensated, exact
   EXPECT_EQ(jd["files"][0]["file"], a + " and " + a);

@@ -245,20 +245,27 @@ TEST(OracleMean, FloatCountsAbove2To24RoundAndTheBoundSaysSo) {
             exact_n.result_factor);
 }
 
-TEST(OracleMoments, VariancesAndStandardDeviationsAreMeasured) {
+TEST(OracleMoments, VariancesAndStandardDeviationsAreCheckedAgainstTheirBound) {
   const std::vector<double> x = {1.0, 2.0, 3.0, 4.0};
   const exact_moments m = exact_moments_of(std::span<const double>(x));
   EXPECT_EQ(bits(correctly_rounded_moment_f64(moment::variance, m)), bits(1.25));
   EXPECT_EQ(bits(correctly_rounded_moment_f64(moment::sample_variance, m)), bits(5.0 / 3.0));
   EXPECT_EQ(bits(correctly_rounded_moment_f64(moment::stddev, m)), bits(std::sqrt(1.25)));
   EXPECT_EQ(bits(correctly_rounded_moment_f64(moment::sample_stddev, m)), bits(std::sqrt(5.0 / 3.0)));
-  const assessment a = measure(moment::variance, m, 1.25);
-  EXPECT_EQ(a.status, verdict::measured);
-  EXPECT_FALSE(is_failure(a.status));
+  const assessment a = assess_moment(moment::variance, m, 1.25);
+  EXPECT_EQ(a.status, verdict::within_bound);
   EXPECT_EQ(a.error_ulps, 0.0);
-  const assessment off = measure(moment::variance, m, std::nextafter(1.25, 2.0));
+  const assessment off = assess_moment(moment::variance, m, std::nextafter(1.25, 2.0));
   EXPECT_EQ(off.error_ulps, 1.0);
-  EXPECT_EQ(off.status, verdict::measured);
+  EXPECT_EQ(off.status, verdict::within_bound);
+  // The bound is gamma_K n R^2 (K = variance_error_terms(4) = 122 for double) scaled: far off fails it.
+  EXPECT_EQ(assess_moment(moment::variance, m, 1.25 * (1 + 1e-10)).status, verdict::bound_violated);
+  EXPECT_EQ(assess_moment(moment::stddev, m, std::sqrt(1.25) * (1 + 1e-6)).status, verdict::bound_violated);
+  EXPECT_EQ(assess_moment(moment::sample_variance, m, 5.0 / 3.0 * (1 + 1e-14)).status, verdict::within_bound);
+  // Without min and max the variance is only measured.
+  exact_moments unknown = exact_moments_of(std::span<const double>(x));
+  unknown.min = unknown.max = nan;
+  EXPECT_EQ(assess_moment(moment::variance, unknown, 1.25 * (1 + 1e-10)).status, verdict::measured);
   // Large common offsets: the exact variance of 1e9 + {1, 2, 3} is 2/3.
   const std::vector<double> shifted = {1e9 + 1, 1e9 + 2, 1e9 + 3};
   EXPECT_EQ(bits(correctly_rounded_moment_f64(moment::variance, exact_moments_of(std::span<const double>(shifted)))),
@@ -268,10 +275,10 @@ TEST(OracleMoments, VariancesAndStandardDeviationsAreMeasured) {
   const exact_moments single = exact_moments_of(std::span<const double>(one));
   EXPECT_EQ(bits(correctly_rounded_moment_f64(moment::variance, single)), bits(0.0));
   EXPECT_TRUE(std::isnan(correctly_rounded_moment_f64(moment::sample_variance, single)));
-  EXPECT_EQ(measure(moment::sample_stddev, single, nan).status, verdict::special_match);
-  EXPECT_EQ(measure(moment::sample_stddev, single, 0.0).status, verdict::special_mismatch);
+  EXPECT_EQ(assess_moment(moment::sample_stddev, single, nan).status, verdict::special_match);
+  EXPECT_EQ(assess_moment(moment::sample_stddev, single, 0.0).status, verdict::special_mismatch);
   const std::vector<double> with_inf = {1.0, inf};
-  EXPECT_EQ(measure(moment::variance, exact_moments_of(std::span<const double>(with_inf)), nan).status,
+  EXPECT_EQ(assess_moment(moment::variance, exact_moments_of(std::span<const double>(with_inf)), nan).status,
             verdict::special_match);
 }
 

@@ -108,7 +108,8 @@ judgement judge_stats(const std::string& name, std::uint64_t n, const exact_mome
   }
   const T expected = std::is_same_v<T, double> ? static_cast<T>(correctly_rounded_moment_f64(which, m))
                                                : static_cast<T>(correctly_rounded_moment_f32(which, m));
-  return from(measure(which, m, v), expected, true);
+  const assessment a = assess_moment(which, m, v);
+  return from(a, expected, a.status == verdict::measured);
 }
 
 }  // namespace
@@ -253,7 +254,12 @@ op_oracle::exact_data typed_accumulators<T>::finish() {
     if (o == op::argmin) oracle.selected = bits_of(low.index());
     if (o == op::max) oracle.selected = bits_of(high.value());
     if (o == op::argmax) oracle.selected = bits_of(high.index());
-    if (o == op::stats) oracle.stats_max = bits_of(high.value());
+    if (o == op::stats) {
+      oracle.stats_max = bits_of(high.value());
+      if (!oracle.moments) return oracle;
+      oracle.moments->min = static_cast<double>(low.value());  // exact: a double holds every float
+      oracle.moments->max = static_cast<double>(high.value());
+    }
   }
   return oracle;
 }

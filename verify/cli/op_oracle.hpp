@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The oracle's judgement of each result of an operation: against its documented bound (sum, dot, asum, nrm2, the
-// mean), for equality with an exact scalar oracle (selections, integer sums, the count), or a measurement without a
-// verdict (the variances and standard deviations).
+// mean, the variances and standard deviations), for equality with an exact scalar oracle (selections, integer sums,
+// the count), or a measurement without a verdict (a variance whose data's min and max the oracle lacks).
 #pragma once
 
 #include <cstdint>

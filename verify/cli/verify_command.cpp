@@ -91,7 +91,7 @@ std::string ratio_column(const judgement& j) {
 // The PASS line's account of what was checked.
 std::string checked_text(const report& r) {
   if (r.o == op::stats) {
-    return "sum and mean within their bounds, count, min and max exact, variances and standard deviations measured";
+    return "sum, mean, variances and standard deviations within their bounds, count, min and max exact";
   }
   if (r.rows[0].j.check == judgement::kind::exact) return "equal to the exact result";
   return "errors within the documented bounds";

@@ -9,6 +9,8 @@
 
 #include <mpfr.h>
 
+#include "detred/order/shape.hpp"
+#include "detred/order/variance_bound.hpp"
 #include "exact_products.hpp"
 #include "mpfr_helpers.hpp"
 
@@ -17,7 +19,12 @@ namespace {
 
 template <class T>
 exact_moments moments_of(std::span<const T> x) {
-  return {exact_sum(x), exact_sum_of_squares(x)};
+  exact_moments m{exact_sum(x), exact_sum_of_squares(x)};
+  for (const T v : x) {  // NaN compares false: the data's kind (not finite) decides those cases anyway
+    if (!(v >= m.min)) m.min = v;
+    if (!(v <= m.max)) m.max = v;
+  }
+  return m;
 }
 
 template <class T>
@@ -93,14 +100,75 @@ std::optional<mpfr_number> exact_moment(moment which, const exact_moments& m) {
   return value;
 }
 
+// The bound of a variance (sample or not) or standard deviation (docs/error-bounds.md), upward at bound_precision.
 template <class T>
-assessment measure_of(moment which, const exact_moments& m, T result) {
+void set_moment_bound(moment which, const exact_moments& m, const mpfr_number& variance, mpfr_number& bound) {
+  constexpr double u = detred::order::unit_roundoff<T>;
+  // nu = half the smallest subnormal of T: 2^-1075 is below double's range, so it lives in MPFR.
+  mpfr_number nu(8);
+  mpfr_set_ui_2exp(nu.get(), 1, std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits - 1, MPFR_RNDN);
+  const std::uint64_t n = m.sums.n;
+  const bool sample = which == moment::sample_variance || which == moment::sample_stddev;
+  const auto terms = static_cast<double>(detred::order::variance_error_terms<T>(n));  // exact: far below 2^53
+  constexpr mpfr_prec_t p = detail::bound_precision;
+  mpfr_number gamma(p), one_minus(p), count(64), divisor(64), range(p), e_m2(p), term(p), phi(p), e_v(p);
+  // gamma_K = K u / (1 - K u), phi = (1 + u) / (1 - u)^2, upward.
+  mpfr_set_d(one_minus.get(), -terms * u, MPFR_RNDD);  // K u is exact: a small integer times a power of two
+  mpfr_add_ui(one_minus.get(), one_minus.get(), 1, MPFR_RNDD);
+  mpfr_set_d(gamma.get(), terms * u, MPFR_RNDU);
+  mpfr_div(gamma.get(), gamma.get(), one_minus.get(), MPFR_RNDU);
+  mpfr_set_d(one_minus.get(), 1.0 - u, MPFR_RNDD);  // exact
+  mpfr_set_d(phi.get(), 1.0 + u, MPFR_RNDU);        // exact
+  mpfr_div(phi.get(), phi.get(), one_minus.get(), MPFR_RNDU);
+  mpfr_div(phi.get(), phi.get(), one_minus.get(), MPFR_RNDU);
+  // E_M2 = gamma_K n R^2 + K n nu.
+  detail::set_count(count, n);
+  detail::set_count(divisor, sample ? n - 1 : n);
+  mpfr_set_d(range.get(), m.max, MPFR_RNDU);
+  mpfr_sub_d(range.get(), range.get(), m.min, MPFR_RNDU);  // exact at this precision
+  mpfr_sqr(e_m2.get(), range.get(), MPFR_RNDU);
+  mpfr_mul(e_m2.get(), e_m2.get(), count.get(), MPFR_RNDU);
+  mpfr_mul(e_m2.get(), e_m2.get(), gamma.get(), MPFR_RNDU);
+  mpfr_mul_d(term.get(), count.get(), terms, MPFR_RNDU);
+  mpfr_mul(term.get(), term.get(), nu.get(), MPFR_RNDU);
+  mpfr_add(e_m2.get(), e_m2.get(), term.get(), MPFR_RNDU);
+  // E_V = (phi - 1) V + phi E_M2 / divisor + nu.
+  mpfr_sub_ui(e_v.get(), phi.get(), 1, MPFR_RNDU);
+  mpfr_mul(e_v.get(), e_v.get(), variance.get(), MPFR_RNDU);
+  mpfr_div(term.get(), e_m2.get(), divisor.get(), MPFR_RNDU);
+  mpfr_mul(term.get(), term.get(), phi.get(), MPFR_RNDU);
+  mpfr_add(e_v.get(), e_v.get(), term.get(), MPFR_RNDU);
+  mpfr_add(e_v.get(), e_v.get(), nu.get(), MPFR_RNDU);
+  if (which == moment::variance || which == moment::sample_variance) {
+    mpfr_set(bound.get(), e_v.get(), MPFR_RNDU);
+    return;
+  }
+  // u sigma + (1 + u) min(sqrt(E_V), E_V / sigma) + nu: |sqrt(a) - sqrt(b)| <= sqrt(|a - b|), and <= |a - b| / sqrt(b)
+  // for b > 0.
+  mpfr_number sigma(p);
+  mpfr_sqrt(bound.get(), e_v.get(), MPFR_RNDU);
+  mpfr_sqrt(sigma.get(), variance.get(), MPFR_RNDD);
+  if (mpfr_sgn(sigma.get()) > 0) {
+    mpfr_div(term.get(), e_v.get(), sigma.get(), MPFR_RNDU);
+    mpfr_min(bound.get(), bound.get(), term.get(), MPFR_RNDU);
+  }
+  mpfr_mul_d(bound.get(), bound.get(), 1.0 + u, MPFR_RNDU);
+  mpfr_sqrt(term.get(), variance.get(), MPFR_RNDU);
+  mpfr_mul_d(term.get(), term.get(), u, MPFR_RNDU);
+  mpfr_add(bound.get(), bound.get(), term.get(), MPFR_RNDU);
+  mpfr_add(bound.get(), bound.get(), nu.get(), MPFR_RNDU);
+}
+
+template <class T>
+assessment assess_moment_of(moment which, const exact_moments& m, T result) {
   assessment a;
   mpfr_set_prec(a.error.get(), detail::bound_precision);
+  mpfr_set_prec(a.bound.get(), detail::bound_precision);
   mpfr_set_zero(a.error.get(), 1);
   mpfr_set_zero(a.bound.get(), 1);
   a.bound_exact = false;
   a.error_over_bound = std::numeric_limits<double>::quiet_NaN();
+  a.factors.depth = detred::order::depth<T>(m.sums.n);
   const std::optional<mpfr_number> exact = exact_moment(which, m);
   if (!exact) {
     a.status = std::isnan(result) ? verdict::special_match : verdict::special_mismatch;
@@ -112,9 +180,18 @@ assessment measure_of(moment which, const exact_moments& m, T result) {
   }
   mpfr_sub_d(a.error.get(), exact->get(), static_cast<double>(result), MPFR_RNDN);
   mpfr_abs(a.error.get(), a.error.get(), MPFR_RNDN);
+  if (std::isnan(m.min) || std::isnan(m.max)) {
+    detail::set_figures(a, *exact, result);
+    a.error_over_bound = std::numeric_limits<double>::quiet_NaN();
+    a.status = verdict::measured;
+    return a;
+  }
+  const bool sample = which == moment::sample_variance || which == moment::sample_stddev;
+  const std::optional<mpfr_number> variance = exact_moment(sample ? moment::sample_variance : moment::variance, m);
+  set_moment_bound<T>(which, m, *variance, a.bound);
+  a.bound_upper = mpfr_get_d(a.bound.get(), MPFR_RNDU);
   detail::set_figures(a, *exact, result);
-  a.error_over_bound = std::numeric_limits<double>::quiet_NaN();
-  a.status = verdict::measured;
+  a.status = mpfr_lessequal_p(a.error.get(), a.bound.get()) ? verdict::within_bound : verdict::bound_violated;
   return a;
 }
 
@@ -133,8 +210,12 @@ assessment assess_mean(const exact_sums& sums, double result, mode m) { return a
 assessment assess_mean(const exact_sums& sums, float result, mode m) { return assess_mean_of(sums, result, m); }
 double correctly_rounded_mean_f64(const exact_sums& sums) { return correctly_rounded_mean_of<double>(sums); }
 float correctly_rounded_mean_f32(const exact_sums& sums) { return correctly_rounded_mean_of<float>(sums); }
-assessment measure(moment which, const exact_moments& m, double result) { return measure_of(which, m, result); }
-assessment measure(moment which, const exact_moments& m, float result) { return measure_of(which, m, result); }
+assessment assess_moment(moment which, const exact_moments& m, double result) {
+  return assess_moment_of(which, m, result);
+}
+assessment assess_moment(moment which, const exact_moments& m, float result) {
+  return assess_moment_of(which, m, result);
+}
 double correctly_rounded_moment_f64(moment which, const exact_moments& m) {
   return correctly_rounded_moment_of<double>(which, m);
 }

@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: BSD-3-Clause
-// The oracle of detred::stats' mean, variances and standard deviations, from the exact sum x_i and sum x_i^2.
+// The oracle of detred::stats' mean, variances and standard deviations, from the exact sum x_i and sum x_i^2 (and
+// the data's min and max, which the variances' bound is stated in).
 #pragma once
 
+#include <limits>
 #include <span>
 
 #include "detred/options.hpp"
@@ -9,10 +10,14 @@
 
 namespace detred::verify {
 
-/// The exact sum x_i (with sum |x_i|, the kind and the sign of zero, as exact_sum) and sum x_i^2.
+/// The exact sum x_i (with sum |x_i|, the kind and the sign of zero, as exact_sum) and sum x_i^2; the smallest and
+/// largest element (exact in a double for both element types; NaN where unknown, which leaves the variances
+/// measured without a bound).
 struct exact_moments {
   exact_sums sums;
   exact_sums squares;
+  double min = std::numeric_limits<double>::quiet_NaN();
+  double max = std::numeric_limits<double>::quiet_NaN();
 };
 exact_moments exact_moments_of(std::span<const double> x);
 exact_moments exact_moments_of(std::span<const float> x);
@@ -29,13 +34,18 @@ float correctly_rounded_mean_f32(const exact_sums& sums);
 /// The measured outputs of detred::stats.
 enum class moment { variance, sample_variance, stddev, sample_stddev };
 
-/// Measures a variance or standard deviation against its exact value (n sum x^2 - (sum x)^2) / n^2 (or
-/// / (n (n - 1)), and the square roots), computed at 9400 bits, where only the final quotient and square root round.
-/// status is `measured` for a finite result (never a failure); NaN is required for no elements, for the sample
-/// moments of one element, and for data holding a NaN or an infinity (special_match or special_mismatch); a NaN or
-/// Inf for finite data is reported as overflow (the sum of finite values overflowed).
-assessment measure(moment which, const exact_moments& m, double result);
-assessment measure(moment which, const exact_moments& m, float result);
+/// Checks a variance or standard deviation against its exact value (n sum x^2 - (sum x)^2) / n^2 (or
+/// / (n (n - 1)), and the square roots), computed at 9400 bits, where only the final quotient and square root round,
+/// and against the bound of docs/error-bounds.md (order/variance_bound.hpp), evaluated upward in MPFR:
+///   E_M2 = gamma_K n R^2 + K n nu,  R = max - min,  phi = (1 + u) / (1 - u)^2,
+///   variance:         (phi - 1) V + phi E_M2 / n + nu         (sample: n - 1 for n)
+///   standard deviation: u sigma + (1 + u) min(sqrt(E_V), E_V / sigma) + nu   (E_V the variance's bound).
+/// status is within_bound or bound_violated for a finite result, `measured` (never a failure) when min and max are
+/// unknown; NaN is required for no elements, for the sample moments of one element, and for data holding a NaN or
+/// an infinity (special_match or special_mismatch); a NaN or Inf for finite data is reported as overflow (the sum
+/// of finite values overflowed).
+assessment assess_moment(moment which, const exact_moments& m, double result);
+assessment assess_moment(moment which, const exact_moments& m, float result);
 /// The exact moment rounded to nearest (NaN where the rules above require it).
 double correctly_rounded_moment_f64(moment which, const exact_moments& m);
 float correctly_rounded_moment_f32(moment which, const exact_moments& m);

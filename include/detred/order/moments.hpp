@@ -11,9 +11,17 @@
 // (lane_values.hpp): one integer min and max per element, NaN sorting to either end by its sign; the leaf's node
 // turns a NaN at either end into NaN for both, which is the selection rule (NaN propagates to min and max). The sums
 // are an operator of their own, moment_sums, so that an engine may carry them apart from the keys (the GPU keeps the
-// keys per thread: lib/cuda/thread_extremes.cuh). The leaf's node holds its
-// count (64 bits), sum and M2, and subtrees of the leaf tree join by Chan, Golub and LeVeque's pairwise update
-//   M2 = M2_a + M2_b + delta^2 c_a c_b / (c_a + c_b),   delta = mean_b - mean_a.
+// keys per thread: lib/cuda/thread_extremes.cuh).
+//
+// The leaf's node holds its count (64 bits), sum, M2, and its shift k with the shifted sum D1 = sum (x - k) about it.
+// Subtrees of the leaf tree join by Chan, Golub and LeVeque's pairwise update
+//   M2 = M2_a + M2_b + delta^2 c_a c_b / (c_a + c_b),   delta = mean_b - mean_a,
+// with the difference of the means formed from the shifts and the shifted sums,
+//   delta = (k_b - k_a) + (D1_b / c_b - D1_a / c_a),
+// never from the rounded sums: sum / c carries an error of about u |mean|, which for data with a large mean swamps
+// a delta of the size of the spread (order version 1 did that). k_b - k_a is exact when the shifts are within a
+// factor of two of each other (Sterbenz), which is the case that matters (a mean large against the spread); the
+// other terms are of the size of the spread. docs/error-bounds.md bounds the result.
 #pragma once
 
 #include <cstdint>
@@ -68,11 +76,13 @@ struct moment_sums {
     const V d = x - s.shift;
     return {s.count + T(1), s.sum + x, s.shift, s.shifted_sum + d, s.shifted_squares + d * d};
   }
-  /// M2 of a lane state: shifted_squares - shifted_sum^2 / count (0 for an empty lane, whose sums are 0).
+  /// M2 of a lane state: shifted_squares - shifted_sum (shifted_sum / count) (0 for an empty lane, whose sums are
+  /// 0). The quotient first: |shifted_sum / count| is at most the data's range, so the product overflows only where
+  /// count range^2 does, never where shifted_sum^2 alone would.
   template <class V>
   DETRED_HOST_DEVICE static V m2(const state_of<V>& s) {
     const V count = s.count == T(0) ? splat<V>(T(1)) : s.count;
-    return s.shifted_squares - s.shifted_sum * s.shifted_sum / count;
+    return s.shifted_squares - s.shifted_sum * (s.shifted_sum / count);
   }
   /// Two lanes of the lane tree: b's shifted sums re-expressed about a's shift, then added; no division. An empty
   /// side leaves the other as it is (sum included: -0.0 + s == s is what tree mode's sum does).
@@ -118,10 +128,13 @@ struct moments_op {
   using state_of = lane_moments<V>;
   using state = state_of<T>;
 
-  /// A subtree of the leaf tree.
+  /// A subtree of the leaf tree: count, the sum (tree mode's), the shift k (the subtree's first element) and the
+  /// shifted sum D1 = sum (x - k), M2, and the extremes.
   struct node {
     std::uint64_t count;
     T sum;
+    T shift;
+    T shifted_sum;
     T m2;
     T min;
     T max;
@@ -160,7 +173,12 @@ struct moments_op {
     const T min = total_order_key(root.min);
     const T max = total_order_key(root.max);
     const bool nan = is_nan(min) || is_nan(max);
-    return {static_cast<std::uint64_t>(root.count), root.sum, sums::m2(sums_of(root)), nan ? canonical_nan<T>() : min,
+    return {static_cast<std::uint64_t>(root.count),
+            root.sum,
+            canonical(root.shift),
+            canonical(root.shifted_sum),
+            canonical(sums::m2(sums_of(root))),
+            nan ? canonical_nan<T>() : min,
             nan ? canonical_nan<T>() : max};
   }
   /// n with the min and max of more elements joined in, given as the smallest and largest of their totalOrder keys:
@@ -168,24 +186,36 @@ struct moments_op {
   /// to_node, so the result is the node the lanes would have given.
   DETRED_HOST_DEVICE static node with_extremes(const node& n, T min_key, T max_key) {
     const node e = to_node(with_keys(sums::template identity<T>(), min_key, max_key));
-    return {n.count, n.sum, n.m2, low::pick(n.min, e.min), high::pick(n.max, e.max)};
+    return {n.count, n.sum, n.shift, n.shifted_sum, n.m2, low::pick(n.min, e.min), high::pick(n.max, e.max)};
   }
   DETRED_HOST_DEVICE static constexpr node empty_node() {
-    return {0, order::identity<T>(), T(0), low::identity(), high::identity()};
+    return {0, order::identity<T>(), T(0), T(0), T(0), low::identity(), high::identity()};
   }
-  /// Chan's update on subtrees, the counts converted to T where they meet the sums.
+  /// Chan's update on subtrees, the counts converted to T where they meet the sums. The means' difference comes from
+  /// the shifts and the shifted sums (the header comment); the joined node keeps a's shift, b's shifted sum
+  /// re-expressed about it as in the lane tree. NaNs are stored canonical (a NaN's sign and payload from Inf - Inf
+  /// differ between instruction sets, and nodes are compared and hashed as bytes).
   DETRED_HOST_DEVICE static node merge(node a, node b) {
-    if (a.count == 0) return {b.count, a.sum + b.sum, b.m2, b.min, b.max};
-    if (b.count == 0) return {a.count, a.sum + b.sum, a.m2, a.min, a.max};
+    if (a.count == 0) return {b.count, a.sum + b.sum, b.shift, b.shifted_sum, b.m2, b.min, b.max};
+    if (b.count == 0) return {a.count, a.sum + b.sum, a.shift, a.shifted_sum, a.m2, a.min, a.max};
     const std::uint64_t count = a.count + b.count;
     const T ca = static_cast<T>(a.count);
     const T cb = static_cast<T>(b.count);
-    const T delta = b.sum / cb - a.sum / ca;
+    const T shift_delta = b.shift - a.shift;
+    const T delta = shift_delta + (b.shifted_sum / cb - a.shifted_sum / ca);
     const T m2 = (a.m2 + b.m2) + delta * delta * (ca * cb / static_cast<T>(count));
-    return {count, a.sum + b.sum, m2, low::pick(a.min, b.min), high::pick(a.max, b.max)};
+    const T shifted_sum = a.shifted_sum + (b.shifted_sum + cb * shift_delta);
+    return {count,
+            a.sum + b.sum,
+            a.shift,
+            canonical(shifted_sum),
+            canonical(m2),
+            low::pick(a.min, b.min),
+            high::pick(a.max, b.max)};
   }
   /// The statistics. NaN among the values (or Inf - Inf) makes sum, mean and the variances NaN; an M2 made
-  /// slightly negative by rounding reads as 0.
+  /// slightly negative by rounding reads as 0; an M2 of -Inf (an overflowed subtrahend: data whose count times
+  /// squared range passes the largest finite value) reads as NaN, since nothing is known of it.
   DETRED_HOST_DEVICE static statistics<T> finalize(node root) {
     const T nan = canonical_nan<T>();
     statistics<T> r{};
@@ -196,7 +226,7 @@ struct moments_op {
       return r;
     }
     const T n = static_cast<T>(root.count);
-    const T m2 = is_nan(root.m2) || root.m2 >= T(0) ? root.m2 : T(0);
+    const T m2 = is_nan(root.m2) || root.m2 >= T(0) ? root.m2 : (is_finite(root.m2) ? T(0) : nan);
     r.mean = canonical(root.sum / n);
     r.variance = canonical(is_finite(root.sum) ? m2 / n : nan);
     r.sample_variance = root.count > 1 ? canonical(is_finite(root.sum) ? m2 / (n - T(1)) : nan) : nan;

@@ -1,5 +1,4 @@
-// SPDX-License-Identifier: BSD-3-Clause
-// The shape of canonical order v1: how n elements are cut into leaves and lanes, and the depth D(n) that the error
+// The shape of the canonical order: how n elements are cut into leaves and lanes, and the depth D(n) that the error
 // bounds are stated in. docs/canonical-order.md gives the reasons for every number here.
 #pragma once
 
@@ -12,7 +11,9 @@ namespace detred {
 
 /// Version of the canonical order. Result bits are a pure function of (operation, mode, type, n, values, version).
 /// Changing anything under detred/order/ that alters a result bit requires bumping it (and the golden vectors).
-inline constexpr int order_version = 1;
+/// Version 2 changed stats' variances and standard deviations (docs/canonical-order.md, Versions); the shape and
+/// every other result are those of version 1.
+inline constexpr int order_version = 2;
 
 namespace order {
 
@@ -23,9 +24,9 @@ struct leaf_shape {
   std::uint64_t leaf_size;
 };
 
-/// The shape of order version 1, per element type. W * sizeof(T) = 512 bytes: eight AVX-512 registers of
-/// accumulators on the CPU, one warp's 16-byte loads on the GPU. L = 32 W: long enough that the per-leaf lane tree
-/// costs little, short enough that the depth (and so the error bound) stays small.
+/// The shape of the canonical order (unchanged since version 1), per element type. W * sizeof(T) = 512 bytes: eight
+/// AVX-512 registers of accumulators on the CPU, one warp's 16-byte loads on the GPU. L = 32 W: long enough that the
+/// per-leaf lane tree costs little, short enough that the depth (and so the error bound) stays small.
 template <class T>
 inline constexpr leaf_shape shape_of = leaf_shape{512 / sizeof(T), 32 * (512 / sizeof(T))};
 
@@ -65,7 +66,8 @@ DETRED_HOST_DEVICE constexpr std::uint64_t leaf_count(std::uint64_t n) {
   return leaf_count(shape_of<T>, n);
 }
 
-/// D(n): the largest number of rounded operations on any path from an element to the root of the tree.
+/// D(n): an upper bound on the number of rounded additions on any path from an element to the root of the tree
+/// (shorter lanes and shallower branches of the leaf tree have fewer; additions of the identity are exact):
 ///   (r - 1)          the lane chain: r = ceil(min(n, L) / W) elements in the longest lane, the first of which is
 ///                    combined with the identity exactly;
 ///   + log2 W         the lane tree;

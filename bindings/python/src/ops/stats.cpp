@@ -17,13 +17,18 @@ struct stats_op : op_traits {
       R"(Deterministic summary statistics from one read of the array, over all axes or the given ones.
 
 Returns a ``detred.Statistics`` (a NamedTuple): count, sum, mean, variance, sample_variance, stddev,
-sample_stddev, min, max. Each leaf of the canonical order keeps its sum, its squared deviations about a shift, min
-and max; Chan's pairwise update joins them in the canonical trees, so the bits depend only on the number of
-elements and their values. ``sum`` is bit for bit ``detred.sum`` (tree mode); ``mean`` is sum / count correctly
-rounded; ``variance`` and ``stddev`` divide by count (``numpy.var``, ``numpy.std`` with ddof=0),
-``sample_variance`` and ``sample_stddev`` by count - 1 (ddof=1); ``min`` and ``max`` follow ``detred.min`` and
-``detred.max`` (NaN propagates, -0.0 < +0.0). NumPy's own var and std make two passes over the data and differ
-from these in the last bits.
+sample_stddev, min and max. Each lane of the canonical order keeps its sum and the sums of the deviations and
+squared deviations about a shift (its first element); each leaf's M2 (sum of squared deviations) joins the others
+by Chan's pairwise update in the canonical leaf tree, with the means' difference formed from the shifts, so the
+bits depend only on the number of elements and their values (docs/canonical-order.md). ``sum`` is bit for bit
+``detred.sum`` (tree mode); ``mean`` is ``sum / count`` with count converted to the dtype, one rounding of the
+division (not the correctly rounded mean: the sum is rounded, and for float32 a count past 2^24 is too);
+``variance`` and ``stddev`` divide M2 by count (``numpy.var``, ``numpy.std`` with ddof=0), ``sample_variance`` and
+``sample_stddev`` by count - 1 (ddof=1), the deviations being correctly rounded square roots; an M2 made negative
+by rounding reads as 0. The variance's error is bounded by about K(n) u R^2 (R = max - min, K(n) a few hundred)
+(docs/error-bounds.md): a large mean against the spread costs no accuracy. ``min`` and ``max`` follow
+``detred.min`` and ``detred.max`` (NaN propagates, -0.0 < +0.0). NumPy's own var and std make two passes over the
+data and differ from these in the last bits.
 
 Parameters
 ----------
