@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Frozen golden vectors: inputs from our own PRNG (lib/generators/value_classes.hpp) and the result bits, checked in:
 // the sums of order version 1 (version 2 left them alone) and stats' variance of order version 2. Any change to which
 // additions the order performs changes some of these bits, and this test fails until order_version is bumped and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The canonical order (its version: order_version, order/shape.hpp): the one definition of which operations a
 // reduction performs, in which order.
 //

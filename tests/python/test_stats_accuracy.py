@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The accuracy of detred.stats' variance on data with a large mean against their spread, against the exact variance
 # (Python fractions) and NumPy's two-pass numpy.var: within the documented bound (docs/error-bounds.md) and within a
 # small multiple of NumPy's error (or a few u where NumPy happens to be nearly exact). Run as a script, it prints the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # stats written again from its specification alone (docs/canonical-order.md, "Operations" and "stats"), in Python
 # scalars of the element type, and compared bit for bit with detred.stats: the docs must be precise enough for an
 # independent implementation to reproduce every result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The documented bounds of dot, asum, nrm2, the mean (detred::bound<T>(op, n, mode)) and stats' variances hold against
 // the exact results, for both types and modes, on random and adversarial inputs: cancelling dot products, products and
 // norms near overflow and underflow, subnormals, data with a large mean against their spread. They are not vacuous: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The oracle of detred::stats' mean, variances and standard deviations, from the exact sum x_i and sum x_i^2 (and
 // the data's min and max, which the variances' bound is stated in).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The shape of the canonical order: how n elements are cut into leaves and lanes, and the depth D(n) that the error
 // bounds are stated in. docs/canonical-order.md gives the reasons for every number here.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The size of the error bound of stats' M2 (moments.hpp), derived in docs/error-bounds.md ("Variance and standard
 // deviation"): with R = max x - min x the range of the data,
 //   |M2^ - M2| <= gamma_K n R^2 + K n nu,   K = variance_error_terms<T>(n),
