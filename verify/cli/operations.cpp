@@ -22,6 +22,34 @@ constexpr bool is_integer_v = std::is_integral_v<T>;
 template <class T>
 constexpr bool is_half_v = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
 
+// Here, not in verify/io/dtype.hpp: the readers (and their fuzzers) build without the library's headers.
+/// The element type the library reduces for a stored type: the narrow integers widen to int32 or uint32.
+element_type reduced_as(dtype t) {
+  switch (t) {
+    case dtype::float32:
+      return element_type::float32;
+    case dtype::float64:
+      return element_type::float64;
+    case dtype::float16:
+      return element_type::float16;
+    case dtype::bfloat16:
+      return element_type::bfloat16;
+    case dtype::int8:
+    case dtype::int16:
+    case dtype::int32:
+      return element_type::int32;
+    case dtype::int64:
+      return element_type::int64;
+    case dtype::uint8:
+    case dtype::uint16:
+    case dtype::uint32:
+      return element_type::uint32;
+    case dtype::uint64:
+      return element_type::uint64;
+  }
+  return element_type::float64;
+}
+
 bool accepts(op o, dtype t) { return catalogue::has(o, reduced_as(t)); }
 
 /// "16-bit floats: sum and dot": the operations the catalogue has for t's class of element types.

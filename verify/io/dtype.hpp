@@ -6,8 +6,6 @@
 #include <optional>
 #include <string_view>
 
-#include "detred/catalogue.hpp"
-
 namespace detred::verify {
 
 /// Stored element types. int8, int16, uint8 and uint16 are read widened (exactly) to int32 or uint32, the narrowest
@@ -42,33 +40,6 @@ inline const char* to_string(dtype t) {
       return "uint64";
   }
   return "unknown";
-}
-
-/// The element type the library reduces for a stored type: the narrow integers widen to int32 or uint32.
-inline element_type reduced_as(dtype t) {
-  switch (t) {
-    case dtype::float32:
-      return element_type::float32;
-    case dtype::float64:
-      return element_type::float64;
-    case dtype::float16:
-      return element_type::float16;
-    case dtype::bfloat16:
-      return element_type::bfloat16;
-    case dtype::int8:
-    case dtype::int16:
-    case dtype::int32:
-      return element_type::int32;
-    case dtype::int64:
-      return element_type::int64;
-    case dtype::uint8:
-    case dtype::uint16:
-    case dtype::uint32:
-      return element_type::uint32;
-    case dtype::uint64:
-      return element_type::uint64;
-  }
-  return element_type::float64;
 }
 
 /// Bytes per stored element.
