@@ -126,7 +126,10 @@ template <class T>
 void exact_into(detail::exact_kind kind, const T* x, const T* y, std::uint64_t n, order::float_value_t<T>* result,
                 workspace& ws, stream_t stream, const char* what) {
   if constexpr (!has_exact<T>) {
-    checked_mode<T>(mode::exact, operation::sum, backend::cuda, call_shape::array, what);
+    const operation op = kind == detail::exact_kind::dot    ? operation::dot
+                         : kind == detail::exact_kind::asum ? operation::asum
+                                                            : operation::sum;
+    checked_mode<T>(mode::exact, op, backend::cuda, call_shape::array, what);
   } else {
     if (result == nullptr) throw error(std::string(what) + ": the result pointer is null");
     if (n != 0 && (x == nullptr || (kind == detail::exact_kind::dot && y == nullptr))) {
