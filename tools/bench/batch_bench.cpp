@@ -24,6 +24,7 @@
 #include "detred/sum.hpp"
 #include "paired_measure.hpp"
 #include "portable_random.hpp"
+#include "run_record.hpp"
 
 namespace {
 
@@ -40,6 +41,7 @@ struct settings {
   int rounds = 11;
   int shrink = 0;  ///< every data size divided by 2^shrink, for quick runs
   std::vector<std::string> only;
+  run_record* record = nullptr;  ///< the rows as data, when --json asks for them
 };
 
 bool wanted(const settings& s, const std::string& group) {
@@ -69,6 +71,18 @@ void run(const settings& s, const timing_policy& p, const comparison& c) {
                            s.threads, r.ours_gbs, c.baseline_name, r.baseline_gbs, r.ratio, target_text(c.target),
                            verdict_text(r.ratio, c.target), c.bits);
   std::cout.flush();
+  if (s.record != nullptr) {
+    s.record->add({{"op", c.op},
+                   {"shape", c.shape},
+                   {"threads", std::int64_t{s.threads}},
+                   {"gb_per_s", r.ours_gbs},
+                   {"baseline", c.baseline_name},
+                   {"baseline_gb_per_s", r.baseline_gbs},
+                   {"ratio", r.ratio},
+                   {"target", target_text(c.target)},
+                   {"verdict", verdict_text(r.ratio, c.target)},
+                   {"bits", c.bits}});
+  }
   all_bits_same = all_bits_same && c.bits == "same bits";
 }
 
@@ -241,7 +255,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 12));
   app.add_option("--only", s.only, "rows to run, comma-separated: segmented ragged columns rows by_key")
       ->delimiter(',');
+  std::string json;
+  app.add_option("--json", json, "also write the results as JSON to this file (docs/benchmarks.md)");
   CLI11_PARSE(app, argc, argv);
+  run_record run("detred-batch-bench", argc, argv);
+  if (!json.empty()) s.record = &run;
   if (const auto m = detred::parse<detred::mode>(mode_name)) {
     s.mode = *m;
   } else {
@@ -261,6 +279,14 @@ int main(int argc, char** argv) {
   if (wanted(s, "ragged")) ragged(s, p);
   matrix(s, p);
   if (wanted(s, "by_key")) by_key(s, p);
+  if (!json.empty()) {
+    run.set("mode", detred::to_string(s.mode));
+    run.set("threads", std::int64_t{s.threads});
+    run.set("rounds", std::int64_t{s.rounds});
+    run.set("shrink", std::int64_t{s.shrink});
+    run.set("isa", detred::to_string(detred::resolved_isa(detred::isa::automatic)));
+    if (!run.write(json)) return 2;
+  }
   // A missed target is a measurement, not a failure of the tool; differing bits are a failure.
   return all_bits_same ? 0 : 1;
 }

@@ -9,6 +9,7 @@
 #include "aligned_buffer.hpp"
 #include "bench_options.hpp"
 #include "detred/cpu.hpp"
+#include "detred/order.hpp"
 #include "measure_group.hpp"
 #include "report.hpp"
 
@@ -44,6 +45,7 @@ std::vector<row> run_type(const bench_options& o, std::ostream& table) {
 
 int main(int argc, char** argv) {
   const bench_options o = parse_bench_options(argc, argv);
+  run_record record("detred-bench", argc, argv);
   const bool json_to_stdout = o.json_path && *o.json_path == "-";
   std::ostream& table = json_to_stdout ? std::cerr : std::cout;
 
@@ -64,17 +66,10 @@ int main(int argc, char** argv) {
   for (const row& r : rows) bits_ok = bits_ok && r.m.bit_mismatches == 0;
 
   if (o.json_path) {
-    const nlohmann::json doc = to_json(rows, o);
-    if (json_to_stdout) {
-      std::cout << doc.dump(2) << "\n";
-    } else {
-      std::ofstream file(*o.json_path);
-      file << doc.dump(2) << "\n";
-      if (!file) {
-        std::cerr << "detred-bench: cannot write " << *o.json_path << "\n";
-        return 2;
-      }
-    }
+    record.set("rounds", std::int64_t{o.rounds});
+    record.set("order_version", std::int64_t{detred::order_version});
+    record_rows(record, rows);
+    if (!record.write(*o.json_path)) return 2;
   }
   // A missed target is a measurement, not a failure of the tool; differing bits are a failure.
   return bits_ok ? 0 : 1;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 #include "baselines.hpp"
 #include "detred/mpi.hpp"
 #include "portable_random.hpp"
+#include "run_record.hpp"
 
 namespace {
 
@@ -76,6 +78,8 @@ int main(int argc, char** argv) {
   int log_n = 20, rounds = 15, calls = 20, threads = 1;
   app.add_option("--log-n", log_n, "2^K doubles per rank")->check(CLI::Range(0, 30));
   app.add_option("--rounds", rounds, "interleaved rounds")->check(CLI::Range(1, 1000));
+  std::string json;
+  app.add_option("--json", json, "also write the results as JSON to this file (rank 0; docs/benchmarks.md)");
   app.add_option("--calls", calls, "calls per timed batch")->check(CLI::Range(1, 100000));
   app.add_option("--threads", threads, "OpenMP threads per rank (detred and the baseline sum)")
       ->check(CLI::Range(1, 1024));
@@ -124,6 +128,24 @@ int main(int argc, char** argv) {
                             elementwise.ours_us, elementwise.base_us, elementwise.ratio, ranks == 4 ? "<= 1.50" : "")
                     .c_str());
   }
+  int status = 0;
+  if (me == 0 && !json.empty()) {
+    detred::bench::run_record record("detred-mpi-bench", argc, argv);
+    record.set("ranks", std::int64_t{ranks});
+    record.set("n_per_rank", fmt::format("2^{}", log_n));
+    record.set("threads_per_rank", std::int64_t{threads});
+    record.add({{"row", "global sum vs fast-math sum + Allreduce(1)"},
+                {"detred_us", global.ours_us},
+                {"baseline_us", global.base_us},
+                {"ratio", global.ratio},
+                {"target", ranks == 8 ? "<= 1.30" : ""}});
+    record.add({{"row", "element-wise sum vs MPI_Allreduce(SUM)"},
+                {"detred_us", elementwise.ours_us},
+                {"baseline_us", elementwise.base_us},
+                {"ratio", elementwise.ratio},
+                {"target", ranks == 4 ? "<= 1.50" : ""}});
+    status = record.write(json) ? 0 : 2;
+  }
   MPI_Finalize();
-  return 0;
+  return status;
 }

@@ -18,6 +18,7 @@
 #include "detred/detred.hpp"
 #include "ops_baselines.hpp"
 #include "paired_measure.hpp"
+#include "run_record.hpp"
 
 namespace {
 
@@ -78,9 +79,25 @@ bool wanted(const settings& s, const std::string& op) {
   return false;
 }
 
+/// The rows as data, when --json asks for them.
+run_record* record = nullptr;
+
 void report(const comparison& c, const paired_result& r) {
   const std::string verdict = verdict_text(r.ratio, c.target);
   const std::string target = target_text(c.target);
+  if (record != nullptr) {
+    record->add({{"op", c.op},
+                 {"type", c.type},
+                 {"n", fmt::format("2^{}", static_cast<int>(std::log2(static_cast<double>(c.n))))},
+                 {"threads", std::int64_t{c.threads}},
+                 {"gb_per_s", r.ours_gbs},
+                 {"baseline", c.baseline.name},
+                 {"baseline_gb_per_s", r.baseline_gbs},
+                 {"ratio", r.ratio},
+                 {"target", target},
+                 {"verdict", verdict},
+                 {"bits", c.bits_note}});
+  }
   std::cout << fmt::format("{:<22} {:<7} 2^{:<3} {:>2} {:>8.2f} {:<26} {:>8.2f} {:>6.3f} {:>8} {:<10} {}\n", c.op,
                            c.type, static_cast<int>(std::log2(static_cast<double>(c.n))), c.threads, r.ours_gbs,
                            c.baseline.name, r.baseline_gbs, r.ratio, target, verdict, c.bits_note);
@@ -220,8 +237,12 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", s.rounds, "interleaved rounds per row")->check(CLI::Range(1, 1000));
   app.add_option("--only", s.only, "ops to run, comma-separated: stats dot asum nrm2 min max argmin integer half")
       ->delimiter(',');
+  std::string json;
+  app.add_option("--json", json, "also write the results as JSON to this file (docs/benchmarks.md)");
   CLI11_PARSE(app, argc, argv);
   const timing_policy p{};
+  run_record run("detred-ops-bench", argc, argv);
+  if (!json.empty()) record = &run;
 
   std::cout << fmt::format("detred-ops-bench: {} threads, {} rounds, isa {}\n", s.threads, s.rounds,
                            detred::to_string(detred::resolved_isa(detred::isa::automatic)));
@@ -251,6 +272,12 @@ int main(int argc, char** argv) {
                  0.0,
                  bits_across_threads<float>([&](int th) { return detred::sum(h, {.threads = th}); }, t)};
     report(c, measure(c, s.rounds, p));
+  }
+  if (!json.empty()) {
+    run.set("threads", std::int64_t{s.threads});
+    run.set("rounds", std::int64_t{s.rounds});
+    run.set("isa", detred::to_string(detred::resolved_isa(detred::isa::automatic)));
+    if (!run.write(json)) return 2;
   }
   return 0;
 }

@@ -35,7 +35,7 @@ std::string target_cell(const row& r) {
   return cell;
 }
 
-nlohmann::json optional_json(std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+cell optional_cell(std::optional<double> v) { return v ? cell(*v) : cell(std::monostate{}); }
 
 }  // namespace
 
@@ -88,39 +88,31 @@ int print_target_summary(std::ostream& out, const std::vector<row>& rows) {
   return miss;
 }
 
-nlohmann::json to_json(const std::vector<row>& rows, const bench_options& o) {
-  nlohmann::json doc;
-  doc["tool"] = "detred-bench";
-  doc["order_version"] = detred::order_version;
-  doc["rounds"] = o.rounds;
-  doc["min_time_s"] = o.timing.min_seconds;
-  nlohmann::json& out = doc["rows"] = nlohmann::json::array();
+void record_rows(run_record& record, const std::vector<row>& rows) {
   for (const row& r : rows) {
     const measurement& m = r.m;
-    nlohmann::json j;
-    j["op"] = m.op;
-    j["mode"] = m.mode;
-    if (m.is_detred()) j["isa"] = m.isa;
-    j["type"] = m.type;
-    j["n"] = m.n;
-    j["threads"] = m.threads;
-    j["gelem_per_s"] = m.gelem;
-    j["gb_per_s"] = m.gbytes();
-    j["spread"] = m.spread();
-    j["gelem_per_s_rounds"] = m.gelem_per_round;
-    j["ratio"] = {{"strict_serial", optional_json(r.r.strict_serial)},
-                  {"fastmath_serial", optional_json(r.r.fastmath_serial)},
-                  {"fastmath_omp", optional_json(r.r.fastmath_omp)},
-                  {"ceiling", optional_json(r.r.ceiling)}};
-    if (m.is_detred()) j["bit_mismatches"] = m.bit_mismatches;
-    nlohmann::json targets = nlohmann::json::array();
+    std::string rules;
+    std::string verdicts;
     for (const target_check& t : r.targets) {
-      targets.push_back({{"rule", t.rule}, {"baseline", t.baseline}, {"min_ratio", t.min_ratio}, {"pass", t.pass}});
+      rules += (rules.empty() ? "" : "; ") + t.rule;
+      verdicts += (verdicts.empty() ? "" : "; ") + std::string(t.pass ? "PASS" : "MISS");
     }
-    j["targets"] = targets;
-    out.push_back(j);
+    record.add({{"type", m.type},
+                {"n", format_size(m.n)},
+                {"threads", std::int64_t{m.threads}},
+                {"op", m.is_detred() ? m.op + "/" + m.isa : m.op},
+                {"mode", m.mode},
+                {"gelem_per_s", m.gelem},
+                {"gb_per_s", m.gbytes()},
+                {"spread", m.spread()},
+                {"x_strict_serial", optional_cell(r.r.strict_serial)},
+                {"x_fastmath_serial", optional_cell(r.r.fastmath_serial)},
+                {"x_fastmath_omp", optional_cell(r.r.fastmath_omp)},
+                {"x_ceiling", optional_cell(r.r.ceiling)},
+                {"target", rules},
+                {"verdict", verdicts},
+                {"bits", m.bit_mismatches == 0 ? "same bits" : "DIFFERENT BITS"}});
   }
-  return doc;
 }
 
 }  // namespace detred::bench

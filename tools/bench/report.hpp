@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The readable table and the JSON document of detred-bench.
+// The readable table of detred-bench and its rows as data (run_record).
 #pragma once
 
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bench_options.hpp"
 #include "measurement.hpp"
+#include "run_record.hpp"
 
 namespace detred::bench {
 
@@ -22,6 +21,7 @@ void print_table_rows(std::ostream& out, const std::vector<row>& rows);
 /// Counts of PASS and MISS, with each MISS spelled out. Returns the number of misses.
 int print_target_summary(std::ostream& out, const std::vector<row>& rows);
 
-nlohmann::json to_json(const std::vector<row>& rows, const bench_options& o);
+/// The rows as data: one record row per printed row, the ratio columns null where the row has no such baseline.
+void record_rows(run_record& record, const std::vector<row>& rows);
 
 }  // namespace detred::bench

@@ -15,6 +15,7 @@
 #include "aligned_buffer.hpp"
 #include "detred/detred.hpp"
 #include "measure.hpp"
+#include "run_record.hpp"
 #include "scan_baselines.hpp"
 
 namespace detred::bench {
@@ -26,7 +27,7 @@ struct row {
 };
 
 template <class T>
-void run_row(const row& r, int rounds, double target) {
+void run_row(const row& r, int rounds, double target, run_record& record) {
   const std::uint64_t n = std::uint64_t{1} << r.log2_n;
   aligned_buffer<T> x(n);
   aligned_buffer<T> y(n);
@@ -55,6 +56,16 @@ void run_row(const row& r, int rounds, double target) {
   fmt::print("{:<7} 2^{:<3} {:>7} {:>10.2f} {:>12.2f} {:>12.2f} {:>8.2f}x {:>8.2f}x  {}\n",
              sizeof(T) == 8 ? "double" : "float", r.log2_n, r.threads, gbs(tree), gbs(compensated), gbs(baseline),
              ratio, median(baseline) / median(compensated), ratio >= target ? "meets" : "below");
+  record.add({{"type", sizeof(T) == 8 ? "double" : "float"},
+              {"n", fmt::format("2^{}", r.log2_n)},
+              {"threads", std::int64_t{r.threads}},
+              {"tree_gb_per_s", gbs(tree)},
+              {"compensated_gb_per_s", gbs(compensated)},
+              {"fastmath_gb_per_s", gbs(baseline)},
+              {"tree_ratio", ratio},
+              {"compensated_ratio", median(baseline) / median(compensated)},
+              {"target", fmt::format(">= {:.2f}", target)},
+              {"verdict", ratio >= target ? "PASS" : "MISS"}});
 }
 
 }  // namespace
@@ -66,15 +77,23 @@ int main(int argc, char** argv) {
   std::uint64_t large = 27;
   app.add_option("--rounds", rounds, "interleaved rounds; each row reports medians")->check(CLI::PositiveNumber);
   app.add_option("--large", large, "log2 of the large size (issue 36: 27)")->check(CLI::Range(10, 30));
+  std::string json;
+  app.add_option("--json", json, "also write the results as JSON to this file (docs/benchmarks.md)");
   CLI11_PARSE(app, argc, argv);
   using namespace detred::bench;
+  run_record record("detred-scan-bench", argc, argv);
   fmt::print("isa {}; GB/s of bytes moved (read x, write y), medians of {} interleaved rounds; target: tree >= 0.80x\n",
              detred::to_string(detred::resolved_isa(detred::isa::automatic)), rounds);
   fmt::print("{:<7} {:<5} {:>7} {:>10} {:>12} {:>12} {:>9} {:>9}  {}\n", "type", "n", "threads", "tree", "compensated",
              "fast-math", "tree/fm", "comp/fm", "target");
-  run_row<double>({large, 2}, rounds, 0.80);
-  run_row<double>({16, 1}, rounds, 0.80);
-  run_row<float>({large, 2}, rounds, 0.80);
-  run_row<float>({16, 1}, rounds, 0.80);
+  run_row<double>({large, 2}, rounds, 0.80, record);
+  run_row<double>({16, 1}, rounds, 0.80, record);
+  run_row<float>({large, 2}, rounds, 0.80, record);
+  run_row<float>({16, 1}, rounds, 0.80, record);
+  if (!json.empty()) {
+    record.set("rounds", std::int64_t{rounds});
+    record.set("isa", detred::to_string(detred::resolved_isa(detred::isa::automatic)));
+    if (!record.write(json)) return 2;
+  }
   return 0;
 }

@@ -20,6 +20,7 @@
 #include "detred/sum.hpp"
 #include "paired_measure.hpp"
 #include "portable_random.hpp"
+#include "run_record.hpp"
 
 namespace {
 
@@ -38,9 +39,12 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", rounds, "interleaved rounds per row")->check(CLI::Range(1, 1000));
   app.add_option("--log-n", log_n, "2^K doubles")->check(CLI::Range(10, 32));
   app.add_option("--chunk-kib", chunk_kib, "chunk sizes in KiB")->delimiter(',');
+  std::string json;
+  app.add_option("--json", json, "also write the results as JSON to this file (docs/benchmarks.md)");
   app.add_option("--batch-kib", batch_kib, "KiB of chunks per batch in the batched rows")
       ->check(CLI::Range(1, 1 << 30));
   CLI11_PARSE(app, argc, argv);
+  run_record record("detred-stream-bench", argc, argv);
 
   const std::uint64_t n = std::uint64_t{1} << log_n;
   aligned_buffer<double> buffer(n);
@@ -74,6 +78,13 @@ int main(int argc, char** argv) {
                              r.ratio, target_text(target), verdict_text(r.ratio, target),
                              !compared ? "(another sum)" : (same ? "same bits" : "DIFFERENT BITS"))
               << std::flush;
+    record.add({{"variant", name},
+                {"gb_per_s", r.ours_gbs},
+                {"one_call_gb_per_s", r.baseline_gbs},
+                {"ratio", r.ratio},
+                {"target", target_text(target)},
+                {"verdict", verdict_text(r.ratio, target)},
+                {"bits", !compared ? "(another sum)" : (same ? "same bits" : "DIFFERENT BITS")}});
   };
 
   for (const std::uint64_t kib : chunk_kib) {
@@ -181,5 +192,12 @@ int main(int argc, char** argv) {
         return all.result<double>();
       },
       0.0);
+  if (!json.empty()) {
+    record.set("threads", std::int64_t{threads});
+    record.set("rounds", std::int64_t{rounds});
+    record.set("n", fmt::format("2^{}", log_n));
+    record.set("isa", detred::to_string(detred::resolved_isa(detred::isa::automatic)));
+    if (!record.write(json)) return 2;
+  }
   return all_same ? 0 : 1;
 }

@@ -27,6 +27,7 @@
 #include "batch_shapes.hpp"
 #include "detred/cuda.hpp"
 #include "device_bench.cuh"
+#include "run_record.hpp"
 
 namespace {
 
@@ -37,7 +38,11 @@ struct settings {
   int rounds = 100;
   int shrink = 0;
   std::vector<std::string> only;
+  std::string json;  ///< --json FILE: the rows as data
 };
+
+/// The rows as data, when --json asks for them.
+detred::bench::run_record* record = nullptr;
 
 bool wanted(const settings& o, const std::string& group) {
   return o.only.empty() || std::find(o.only.begin(), o.only.end(), group) != o.only.end();
@@ -51,13 +56,15 @@ settings parse(int argc, char** argv) {
       o.rounds = std::max(1, std::atoi(argv[++i]));
     } else if (i + 1 < argc && a == "--shrink") {
       o.shrink = std::clamp(std::atoi(argv[++i]), 0, 12);
+    } else if (i + 1 < argc && a == "--json") {
+      o.json = argv[++i];
     } else if (i + 1 < argc && a == "--only") {
       std::stringstream in(argv[++i]);
       for (std::string item; std::getline(in, item, ',');) o.only.push_back(item);
     } else {
       std::fprintf(stderr,
                    "usage: detred-cuda-batch-bench [--rounds 100] [--shrink K: sizes / 2^K] "
-                   "[--only segmented,ragged,columns,rows,by_key]\n");
+                   "[--only segmented,ragged,columns,rows,by_key] [--json FILE]\n");
       std::exit(a == "--help" ? 0 : 2);
     }
   }
@@ -118,6 +125,18 @@ void row(const settings& o, const std::string& op, const std::string& shape, dou
               bytes / (t.ours_us * 1e-6) / 1e9, baseline_name, t.baseline_us, bytes / (t.baseline_us * 1e-6) / 1e9,
               t.ratio, target_text.c_str(), verdict, bits.c_str());
   std::fflush(stdout);
+  if (record != nullptr) {
+    record->add({{"op", op},
+                 {"shape", shape},
+                 {"us", t.ours_us},
+                 {"gb_per_s", bytes / (t.ours_us * 1e-6) / 1e9},
+                 {"baseline", baseline_name},
+                 {"baseline_us", t.baseline_us},
+                 {"ratio", t.ratio},
+                 {"target", target_text},
+                 {"verdict", verdict},
+                 {"bits", bits}});
+  }
   all_bits_ok = all_bits_ok && bits == "same bits";
 }
 
@@ -329,6 +348,8 @@ int main(int argc, char** argv) {
   std::printf("detred-cuda-batch-bench on %s, CUDA events, median of %d alternating rounds, sizes / 2^%d\n", prop.name,
               o.rounds, o.shrink);
   std::printf("GB/s: bytes of float values read per call (offsets, keys and results not counted)\n");
+  detred::bench::run_record run("detred-cuda-batch-bench", argc, argv);
+  if (!o.json.empty()) record = &run;
   std::printf("%-20s %-14s %9s %8s  %-36s %9s %8s %7s  %-6s %-10s %s\n", "op", "shape", "us", "GB/s", "baseline", "us",
               "GB/s", "ratio", "target", "verdict", "bits (sample vs single sum)");
   if (wanted(o, "segmented")) segmented(o, s);
@@ -337,5 +358,11 @@ int main(int argc, char** argv) {
   if (wanted(o, "by_key")) by_key(o, s);
   cublasDestroy(blas);
   cudaStreamDestroy(s);
+  if (!o.json.empty()) {
+    run.set("device", std::string(prop.name));
+    run.set("rounds", std::int64_t{o.rounds});
+    run.set("shrink", std::int64_t{o.shrink});
+    if (!run.write(o.json)) return 2;
+  }
   return all_bits_ok ? 0 : 1;
 }

@@ -13,9 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
-#include <iostream>
 #include <span>
 #include <sstream>
 #include <string>
@@ -34,6 +32,7 @@
 #include "detred/cuda.hpp"
 #include "detred/detred.hpp"
 #include "device_bench.cuh"
+#include "run_record.hpp"
 
 namespace {
 
@@ -223,21 +222,6 @@ std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
   return rows;
 }
 
-std::string to_json(const std::vector<result>& rows, const std::string& device, int rounds) {
-  std::ostringstream j;
-  j << "{\n  \"device\": \"" << device << "\",\n  \"rounds\": " << rounds << ",\n  \"results\": [\n";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const result& r = rows[i];
-    j << "    {\"type\": \"" << r.type << "\", \"n\": " << (std::uint64_t{1} << r.log_n) << ", \"log2_n\": " << r.log_n
-      << ", \"variant\": \"" << r.variant << "\", \"median_us\": " << r.median_us << ", \"gb_per_s\": " << r.gbps
-      << ", \"vs_cub\": " << r.vs_cub << ", \"target\": \"" << r.target << "\", \"verdict\": \"" << r.verdict
-      << "\", \"bits_equal_cpu\": " << (r.bits_equal_cpu ? "true" : "false") << "}" << (i + 1 < rows.size() ? "," : "")
-      << "\n";
-  }
-  j << "  ]\n}\n";
-  return j.str();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -269,12 +253,21 @@ int main(int argc, char** argv) {
     }
   }
   if (!o.json.empty()) {
-    const std::string doc = to_json(rows, prop.name, o.rounds);
-    if (json_to_stdout) {
-      std::cout << doc;
-    } else {
-      std::ofstream(o.json) << doc;
+    detred::bench::run_record record("detred-cuda-bench", argc, argv);
+    record.set("device", std::string(prop.name));
+    record.set("rounds", std::int64_t{o.rounds});
+    for (const result& r : rows) {
+      record.add({{"type", r.type},
+                  {"n", "2^" + std::to_string(r.log_n)},
+                  {"variant", r.variant},
+                  {"median_us", r.median_us},
+                  {"gb_per_s", r.gbps},
+                  {"vs_cub", r.vs_cub},
+                  {"target", r.target},
+                  {"verdict", r.verdict},
+                  {"bits_equal_cpu", r.bits_equal_cpu}});
     }
+    if (!record.write(o.json)) return 2;
   }
   cudaStreamDestroy(stream);
   return bits_ok ? 0 : 1;

@@ -20,6 +20,7 @@
 
 #include "detred/detred.hpp"
 #include "device_bench.cuh"
+#include "run_record.hpp"
 
 namespace {
 
@@ -28,6 +29,9 @@ using namespace detred::cuda_bench;
 int rounds = 100;
 bool all_bits_ok = true;
 std::string only;  // comma-separated row names (the op column, e.g. "stats,dot tree"); empty: every row
+
+/// The rows as data, when --json asks for them.
+detred::bench::run_record* record = nullptr;
 
 bool wanted(const char* op) {
   if (only.empty()) return true;
@@ -48,6 +52,19 @@ void row(const char* op, const char* type, int log_n, double bytes, const std::f
               target == 0 ? "" : (std::string(">=") + std::to_string(target).substr(0, 4)).c_str(), verdict,
               bits_ok ? "yes" : "NO");
   std::fflush(stdout);
+  if (record != nullptr) {
+    record->add({{"op", op},
+                 {"type", type},
+                 {"n", "2^" + std::to_string(log_n)},
+                 {"us", mo},
+                 {"gb_per_s", bytes / (mo * 1e-6) / 1e9},
+                 {"baseline", baseline_name},
+                 {"baseline_us", mb},
+                 {"ratio", q},
+                 {"target", target == 0 ? std::string() : ">= " + std::to_string(target).substr(0, 4)},
+                 {"verdict", verdict},
+                 {"bits_equal_cpu", bits_ok}});
+  }
   all_bits_ok = all_bits_ok && bits_ok;
 }
 
@@ -200,7 +217,9 @@ void floats(int log_n, cudaStream_t s, cublasHandle_t blas) {
 
 int main(int argc, char** argv) {
   int log2_doubles = 27;
+  std::string json;
   for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--json") == 0) json = argv[i + 1];
     if (std::strcmp(argv[i], "--log2-doubles") == 0) log2_doubles = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::max(1, std::atoi(argv[i + 1]));
     if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
@@ -214,11 +233,18 @@ int main(int argc, char** argv) {
   check(cublasSetStream(blas, s), "cublasSetStream");
   check(cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_DEVICE), "cublasSetPointerMode");
   std::printf("detred-cuda-ops-bench on %s, CUDA events, median of %d alternating rounds\n", prop.name, rounds);
+  detred::bench::run_record run("detred-cuda-ops-bench", argc, argv);
+  if (!json.empty()) record = &run;
   std::printf("%-18s %-6s %-5s %9s %8s  %-26s %9s %8s %7s  %-6s %-10s %s\n", "op", "type", "n", "us", "GB/s",
               "baseline", "us", "GB/s", "ratio", "target", "verdict", "bits == CPU");
   for (int log_n : {16, log2_doubles}) doubles(log_n, s, blas);
   for (int log_n : {16, log2_doubles + 1}) floats(log_n, s, blas);
   cublasDestroy(blas);
   cudaStreamDestroy(s);
+  if (!json.empty()) {
+    run.set("device", std::string(prop.name));
+    run.set("rounds", std::int64_t{rounds});
+    if (!run.write(json)) return 2;
+  }
   return all_bits_ok ? 0 : 1;
 }

@@ -6,6 +6,8 @@
 #   tools/cuda_bench/run_on_gpu.sh [SOURCE_DIR]
 #
 # GTEST_SOURCE may name a GoogleTest source tree to build first, for machines without a GoogleTest package.
+# DEPS_PREFIX may name a folder holding Debian packages unpacked with dpkg -x (nlohmann-json3-dev: the benchmarks'
+# JSON), for machines without them:  apt-get download nlohmann-json3-dev && dpkg -x nlohmann-json3-dev_*.deb DIR
 set -uo pipefail
 src=$(cd "${1:-.}" && pwd)
 out=${OUT:-$PWD/gpu-logs}
@@ -19,6 +21,11 @@ if [ -n "${GTEST_SOURCE:-}" ]; then
     cmake --build /tmp/gtest-build -j"$jobs" >>"$out/gtest-build.log" 2>&1 &&
     cmake --install /tmp/gtest-build >>"$out/gtest-build.log" 2>&1 || { echo "GoogleTest build failed"; exit 1; }
   export CMAKE_PREFIX_PATH=/tmp/gtest-install${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+fi
+
+if [ -n "${DEPS_PREFIX:-}" ]; then
+  deps=$(cd "$DEPS_PREFIX" && pwd)
+  export CMAKE_PREFIX_PATH=$deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
 fi
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
@@ -59,5 +66,5 @@ done
 echo "== benchmark: $bench_bin --json $out/bench.json ${BENCH_ARGS:-}"
 "$bench_bin" --json "$out/bench.json" ${BENCH_ARGS:-} 2>&1 | tee "$out/bench.txt"
 
-echo "== batch benchmark: $batch_bench_bin --rounds 20"
-"$batch_bench_bin" --rounds 20 2>&1 | tee "$out/batch-bench.txt"
+echo "== batch benchmark: $batch_bench_bin --rounds 20 --json $out/batch-bench.json"
+"$batch_bench_bin" --rounds 20 --json "$out/batch-bench.json" 2>&1 | tee "$out/batch-bench.txt"

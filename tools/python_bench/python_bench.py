@@ -4,7 +4,7 @@
 
     PYTHONPATH=build/release/bindings/python /usr/bin/python3 tools/python_bench/python_bench.py [--rounds 21]
 
-Rows (docs/bindings.md has the targets and the measured numbers):
+Rows (docs/bindings.md has the targets and the recorded run):
   - call overhead: one call on a 1-element float64 array, as the median over rounds of the mean of a batch of calls;
   - throughput: 2^24 float64 on one thread (threads=1; numpy.sum is single-threaded), median over rounds;
   - one axis of a C-ordered 4096 x 4096 float32 matrix (axis=0: column sums, axis=1: row sums), default threads and
@@ -15,6 +15,7 @@ Each round runs every contender once, in turn, so that a slow phase of the machi
 """
 
 import argparse
+import pathlib
 import statistics
 import sys
 import time
@@ -22,6 +23,11 @@ import time
 import numpy as np
 
 import detred
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "bench_record"))
+from run_record import RunRecord  # noqa: E402  (the shared results format, docs/benchmarks.md)
+
+RECORD = RunRecord("python_bench.py")
 
 
 def interleaved(contenders, rounds, repeat):
@@ -36,9 +42,13 @@ def interleaved(contenders, rounds, repeat):
     return {name: statistics.median(t) for name, t in times.items()}
 
 
-def row(label, seconds, baseline, nbytes=None):
+def row(label, seconds, baseline, nbytes=None, target=""):
     rate = f"{nbytes / seconds / 1e9:9.2f} GB/s" if nbytes else " " * 14
-    print(f"  {label:<34} {seconds * 1e6:12.3f} us {rate}   {seconds / baseline:6.2f}x")
+    ratio = seconds / baseline
+    print(f"  {label:<34} {seconds * 1e6:12.3f} us {rate}   {ratio:6.2f}x  {target}")
+    RECORD.add(row=label, us=seconds * 1e6, gb_per_s=nbytes / seconds / 1e9 if nbytes else None,
+               time_ratio=ratio, target=target,
+               verdict=("PASS" if ratio <= float(target.split()[1].rstrip("x")) else "MISS") if target else "")
 
 
 def cpu_rows(rounds):
@@ -46,7 +56,7 @@ def cpu_rows(rounds):
     one = np.ones(1)
     t = interleaved({"numpy": lambda: np.sum(one), "detred": lambda: detred.sum(one)}, rounds, 20000)
     row("numpy.sum, 1 element", t["numpy"], t["numpy"])
-    row("detred.sum, 1 element", t["detred"], t["numpy"])
+    row("detred.sum, 1 element", t["detred"], t["numpy"], target="<= 2.0x")
 
     n = 1 << 24
     x = np.random.default_rng(1).uniform(-1, 1, n)
@@ -56,7 +66,7 @@ def cpu_rows(rounds):
         "compensated": lambda: detred.sum(x, mode="compensated", threads=1),
     }, rounds, 3)
     row("numpy.sum, 2^24 float64", t["numpy"], t["numpy"], x.nbytes)
-    row("detred.sum tree, 2^24, threads=1", t["tree"], t["numpy"], x.nbytes)
+    row("detred.sum tree, 2^24, threads=1", t["tree"], t["numpy"], x.nbytes, target="<= 1.0x")
     row("detred.sum compensated, 2^24, 1 thr", t["compensated"], t["numpy"], x.nbytes)
 
     # One axis of a C-ordered matrix: each lane reduced by the library's batched call (docs/bindings.md).
@@ -68,7 +78,7 @@ def cpu_rows(rounds):
             "detred1": lambda: detred.sum(m, axis=axis, threads=1),
         }, rounds, 3)
         row(f"numpy.sum, 4096^2 float32, axis={axis}", t["numpy"], t["numpy"], m.nbytes)
-        row(f"detred.sum, axis={axis}", t["detred"], t["numpy"], m.nbytes)
+        row(f"detred.sum, axis={axis}", t["detred"], t["numpy"], m.nbytes, target="<= 1.0x")
         row(f"detred.sum, axis={axis}, threads=1", t["detred1"], t["numpy"], m.nbytes)
 
 
@@ -106,12 +116,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=21, help="interleaved rounds (the median is reported)")
     parser.add_argument("--cpu-only", action="store_true", help="skip the GPU rows")
+    parser.add_argument("--json", help="also write the results as JSON to this file (docs/benchmarks.md)")
     args = parser.parse_args()
+    RECORD.set("rounds", args.rounds)
+    RECORD.set("numpy", np.__version__)
     print(f"detred {detred.__version__} (order {detred.order_version}), NumPy {np.__version__}, "
           f"Python {sys.version.split()[0]}; median of {args.rounds} interleaved rounds")
     cpu_rows(args.rounds)
     if not args.cpu_only:
         gpu_rows(args.rounds)
+    if args.json:
+        RECORD.write(args.json)
 
 
 if __name__ == "__main__":
