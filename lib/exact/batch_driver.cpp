@@ -15,6 +15,7 @@
 #include "exact_backend.hpp"
 #include "exact_batches.hpp"
 #include "exact_kernels.hpp"
+#include "reused_state.hpp"
 
 namespace detred::exact_cpu {
 namespace {
@@ -68,11 +69,11 @@ void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines
     longest = std::max<std::uint64_t>(threshold_bytes(how) / element_bytes, total / static_cast<std::uint64_t>(team));
   }
 
-  // Each chunk reuses one state, emptied before each line.
+  // Each chunk reuses one state, emptied after each line (reused_state).
   cpu::reduce_in_chunks(
       lines, count, static_cast<std::uint64_t>(team) * 16, team, longest,
       [&](std::uint64_t begin, std::uint64_t end) {
-        superaccumulator acc;
+        reused_state line;
         std::uint64_t left = 0;
         for (std::uint64_t k = begin; k < end; ++k) {
           const std::uint64_t n = lines.size(k), s = lines.start(k);
@@ -80,13 +81,12 @@ void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines
             ++left;
             continue;
           }
-          acc = exact::empty_superaccumulator();
           if (op == line_op::dot) {
-            dot(acc, x + s, y + s, n);
+            dot(line.state(), x + s, y + s, n);
           } else {
-            sum(acc, x + s, n);
+            sum(line.state(), x + s, n);
           }
-          results[k] = exact::round_to<T>(acc);
+          results[k] = line.take<T>();
         }
         return left;
       },

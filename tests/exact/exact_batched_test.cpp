@@ -5,11 +5,13 @@
 // and the argument errors are those of the other modes.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -290,6 +292,60 @@ TEST(ExactBatchedSpecial, ZerosInfinitiesAndCancellingMaxima) {
     expect_bits(r, expected, "special segments threads " + std::to_string(t));
     for (std::size_t k = 0; k < lines.size(); ++k) {
       EXPECT_EQ(bits(r[k]), bits(detred::sum(std::span<const double>(lines[k]), exact_mode))) << "line " << k;
+    }
+  }
+}
+
+/// One state serves line after line of a batch (lib/exact/reused_state.hpp): each line is rounded over the words it
+/// touched and only those are cleared. Lines whose values lie far apart in magnitude (so one line's words are not the
+/// next one's), with NaN, infinities, -0.0 runs and empty lines between them, must each equal the single-array call.
+TYPED_TEST(ExactBatched, ALineReusingTheStateOfTheLineBeforeIsUnaffectedByIt) {
+  using T = TypeParam;
+  std::uint64_t state = 12345;
+  const auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 11;
+  };
+  const int max_exponent = std::numeric_limits<T>::max_exponent - 2;
+  const int min_exponent = std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits;
+  std::vector<T> x;
+  std::vector<std::uint64_t> offsets = {0};
+  for (int line = 0; line < 600; ++line) {
+    const std::uint64_t n = next() % 131;
+    // Each line's values within a few binades of a magnitude of its own, anywhere from subnormal to near overflow.
+    const int center =
+        min_exponent + static_cast<int>(next() % static_cast<std::uint64_t>(max_exponent - min_exponent));
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const int e = std::max(min_exponent, std::min(max_exponent, center + static_cast<int>(next() % 8) - 4));
+      const T v = std::ldexp(static_cast<T>(next() % 1000000) / T(1000000), e) * ((next() & 1) != 0 ? T(1) : T(-1));
+      x.push_back(v);
+    }
+    switch (next() % 12) {
+      case 0:
+        x.push_back(std::numeric_limits<T>::quiet_NaN());
+        break;
+      case 1:
+        x.push_back(std::numeric_limits<T>::infinity());
+        break;
+      case 2:
+        x.push_back(-std::numeric_limits<T>::infinity());
+        break;
+      case 3:
+        x.insert(x.end(), 5, T(-0.0));
+        break;
+      default:
+        break;
+    }
+    offsets.push_back(x.size());
+  }
+  for (int t : {1, 2}) {
+    std::vector<T> r(offsets.size() - 1);
+    detred::sum(std::span<const T>(x), segments{offsets}, std::span<T>(r), {.mode = mode::exact, .threads = t});
+    for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
+      const std::span<const T> line(x.data() + offsets[k], offsets[k + 1] - offsets[k]);
+      using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+      ASSERT_EQ(std::bit_cast<U>(r[k]), std::bit_cast<U>(detred::sum(line, exact_mode)))
+          << "line " << k << " of " << line.size() << " values, threads " << t;
     }
   }
 }
