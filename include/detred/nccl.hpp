@@ -7,13 +7,13 @@
 //   detred::nccl::allreduce_sum(std::span(d_grad, n), std::span(d_grad, n), comm, ws, detred::mode::tree, stream);
 //
 // Element i of the result is detred::sum of the R values {rank 0's x[i], ..., rank R-1's x[i]} (in rank order), on
-// every rank: the bits that detred::mpi::allreduce_sum gives on CPUs for the same vectors. NCCL only moves data (an
-// all-to-all of shards by grouped ncclSend/ncclRecv, then ncclAllGather); the sums are detred::cuda's column sums of
-// an R x shard matrix. So NCCL_ALGO, NCCL_PROTO, the message size, the chunking into buckets, the buffers'
-// alignment and the GPUs' placement never show in the bits.
+// every rank: the bits that detred::mpi::allreduce_sum gives on CPUs for the same vectors. NCCL only moves bytes (an
+// all-to-all of shards, then an all-gather of the sums, both as grouped ncclSend/ncclRecv); the sums are
+// detred::cuda's column sums of an R x shard matrix. So NCCL_ALGO, NCCL_PROTO, the message size, the chunking into
+// buckets, the buffers' alignment and the GPUs' placement never show in the bits.
 //
 // Every call is collective over `comm`: every rank calls it with the same length, element type and mode. The ranks
-// first exchange a small descriptor of their arguments (an ncclAllGather of 32 bytes, and a wait for the stream), so
+// first exchange a small descriptor of their arguments (an all-gather of 32 bytes, and a wait for the stream), so
 // that an invalid argument on any rank, or a mismatch between ranks, is a detred::error on every rank and never a
 // hang.
 //

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The element-wise collectives (detred/nccl.hpp). Rank r reduces the columns [r s, (r + 1) s) of the R x n matrix
 // whose row q is rank q's vector (s = n / R): an all-to-all of shards (grouped ncclSend/ncclRecv) gives it that
-// R x s block, detred::cuda's column sums reduce it, and ncclAllGather (in place) gives every rank every block's
-// sums. The last n - R s (< R) columns are reduced by every rank: each rank sends its tail to every rank in the same
-// group. Element i's value is detred::sum of column i, whatever the shard it fell in, so neither the split nor
-// anything NCCL chooses shows in the bits.
+// R x s block, detred::cuda's column sums reduce it, and an all-gather (in place, grouped ncclSend/ncclRecv too)
+// gives every rank every block's sums. The last n - R s (< R) columns are reduced by every rank: each rank sends
+// its tail to every rank in the same group. Element i's value is detred::sum of column i, whatever the shard it fell
+// in, so neither the split nor anything NCCL chooses shows in the bits.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -162,6 +162,28 @@ shape shape_of(ncclComm_t comm) {
   return s;
 }
 
+/// Every rank's `bytes` bytes at `own`, in rank order at `all` (R * bytes), by grouped ncclSend/ncclRecv rather than
+/// ncclAllGather: point-to-point transfers do not depend on NCCL_ALGO, which may name an algorithm (Tree) that
+/// NCCL has no all-gather for. own may be all + me * bytes (in place).
+void allgather_bytes(const void* own, std::size_t bytes, void* all, shape s, ncclComm_t comm, cudaStream_t stream) {
+  auto* const rows = static_cast<char*>(all);
+  const auto ranks = static_cast<std::uint64_t>(s.ranks);
+  const auto me = static_cast<std::uint64_t>(s.me);
+  if (bytes == 0) return;
+  if (own != rows + me * bytes) {
+    check_cuda(cudaMemcpyAsync(rows + me * bytes, own, bytes, cudaMemcpyDeviceToDevice, stream), "cudaMemcpyAsync");
+  }
+  if (ranks == 1) return;
+  check_nccl(ncclGroupStart(), comm, "ncclGroupStart");
+  for (std::uint64_t step = 1; step < ranks; ++step) {
+    const std::uint64_t to = (me + step) % ranks;
+    const std::uint64_t from = (me + ranks - step) % ranks;
+    check_nccl(ncclSend(own, bytes, ncclUint8, static_cast<int>(to), comm, stream), comm, "ncclSend");
+    check_nccl(ncclRecv(rows + from * bytes, bytes, ncclUint8, static_cast<int>(from), comm, stream), comm, "ncclRecv");
+  }
+  check_nccl(ncclGroupEnd(), comm, "ncclGroupEnd");
+}
+
 /// The ranks' agreement on the arguments, before anything could wait for another rank: every rank's descriptor
 /// (its lengths, type, mode, and whether its own checks passed) gathered on every rank, which then all throw or all
 /// go on. `problem` is this rank's own invalid argument, if any.
@@ -172,8 +194,7 @@ void agree(call_kind call, std::uint32_t type, std::uint32_t mode_code, std::uin
   own = {in_count, out_count, static_cast<std::uint32_t>(call), type, mode_code, problem.empty() ? 1u : 0u};
   check_cuda(cudaMemcpyAsync(ws.descriptors + s.ranks, &own, sizeof own, cudaMemcpyHostToDevice, stream),
              "cudaMemcpyAsync of the argument descriptor");
-  check_nccl(ncclAllGather(ws.descriptors + s.ranks, ws.descriptors, sizeof(descriptor), ncclUint8, comm, stream), comm,
-             "ncclAllGather of the argument descriptors");
+  allgather_bytes(ws.descriptors + s.ranks, sizeof(descriptor), ws.descriptors, s, comm, stream);
   check_cuda(cudaMemcpyAsync(ws.host, ws.descriptors, s.ranks * sizeof(descriptor), cudaMemcpyDeviceToHost, stream),
              "cudaMemcpyAsync of the argument descriptors");
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
@@ -340,26 +361,14 @@ void collective(call_kind call, std::span<const In> x, std::span<Out> out, ncclC
   column_sums(block, ranks, shard, own_sums, me * shard, extra, overflow, ws, m, stream);
   column_sums(tail_block, ranks, tail, out.data() + ranks * shard, ranks * shard, extra, overflow, ws, m, stream);
 
-  if (ranks > 1 && (call == call_kind::allreduce || integer)) {
-    check_nccl(ncclGroupStart(), comm, "ncclGroupStart");
-    if (call == call_kind::allreduce && shard > 0) {
-      // In place: rank r's sums are already at out + r * shard.
-      check_nccl(ncclAllGather(own_sums, out.data(), shard * sizeof(Out), ncclUint8, comm, stream), comm,
-                 "ncclAllGather of the sums");
-    }
-    if constexpr (integer) {
-      check_nccl(ncclAllGather(overflow, overflow + 1, 1, ncclUint64, comm, stream), comm,
-                 "ncclAllGather of the overflow flags");
-    }
-    check_nccl(ncclGroupEnd(), comm, "ncclGroupEnd");
+  if (call == call_kind::allreduce) {
+    // In place: rank r's sums are already at out + r * shard.
+    allgather_bytes(own_sums, shard * sizeof(Out), out.data(), s, comm, stream);
   }
   if constexpr (integer) {
     // Synchronous: every rank learns whether any rank's sums overflowed (the host slots hold R + 1 descriptors,
-    // more than R + 1 flags).
-    if (ranks == 1) {
-      check_cuda(cudaMemcpyAsync(overflow + 1, overflow, sizeof *overflow, cudaMemcpyDeviceToDevice, stream),
-                 "cudaMemcpyAsync");
-    }
+    // room for more than R flags).
+    allgather_bytes(overflow, sizeof *overflow, overflow + 1, s, comm, stream);
     auto* const flags = reinterpret_cast<unsigned long long*>(ws.host);
     check_cuda(cudaMemcpyAsync(flags, overflow + 1, ranks * sizeof *flags, cudaMemcpyDeviceToHost, stream),
                "cudaMemcpyAsync of the overflow flags");

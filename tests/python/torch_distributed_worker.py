@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""One rank of test_torch_distributed.py: python3 torch_distributed_worker.py RANK RANKS INIT_FILE.
+"""One rank of test_torch_distributed.py: python3 torch_distributed_worker.py RANK RANKS INIT_FILE [BACKEND].
 
-Runs every check of detred.torch.distributed over a gloo group on CPU tensors and exits 0, or prints the first
-failure and exits 1. Every rank makes the same calls in the same order (they are collective).
+Runs every check of detred.torch.distributed over a gloo group on CPU tensors (or, with BACKEND nccl, an NCCL
+group on CUDA tensors, a GPU per rank: tools/nccl_bench/run_on_gpu.sh) and exits 0, or prints the first failure
+and exits 1. Every rank makes the same calls in the same order (they are collective).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import torch.distributed as dist
 import detred
 import detred.torch.distributed as dd
 
+# The tensors' device: the CPU for gloo, this rank's GPU for nccl (set by main).
+DEVICE = torch.device("cpu")
 BITS = {torch.float64: torch.int64, torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: torch.int16}
 
 
@@ -23,18 +26,18 @@ def vector(n: int, rank: int, dtype: torch.dtype, salt: int = 0) -> torch.Tensor
     """Rank `rank`'s vector: values over many magnitudes and both signs, so that the order of a sum shows."""
     g = torch.Generator().manual_seed(1000003 * n + 7919 * rank + 31 * salt + 17)
     scale = torch.pow(10.0, torch.randint(-6, 7, (n,), generator=g).to(torch.float64))
-    return (torch.randn(n, generator=g, dtype=torch.float64) * scale).to(dtype)
+    return (torch.randn(n, generator=g, dtype=torch.float64) * scale).to(dtype).to(DEVICE)
 
 
 def expected(vectors: list[torch.Tensor], mode: str) -> torch.Tensor:
     """detred.sum of each element's R values in rank order, as the tensors' dtype (16-bit: the float32 sum rounded
     once)."""
-    stacked = torch.stack(vectors)
+    stacked = torch.stack(vectors).cpu()
     if stacked.dtype in (torch.float16, torch.bfloat16):
         sums = detred.sum(stacked, axis=0, mode=mode)
     else:
         sums = detred.sum(stacked.numpy(), axis=0, mode=mode)
-    return torch.from_numpy(np.ascontiguousarray(sums)).to(stacked.dtype).reshape(-1)
+    return torch.from_numpy(np.ascontiguousarray(sums)).to(stacked.dtype).reshape(-1).to(DEVICE)
 
 
 def same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -103,34 +106,37 @@ def expect_error(call, text: str, what: str) -> None:
 def check_errors(rank: int, ranks: int) -> None:
     """A mismatch or an invalid argument on one rank is a ValueError on every rank (and no hang)."""
     n = 10 + (1 if rank == ranks - 1 else 0)
-    expect_error(lambda: dd.all_reduce(torch.zeros(n)), "elements", "lengths differ")
+    expect_error(lambda: dd.all_reduce(torch.zeros(n, device=DEVICE)), "elements", "lengths differ")
     dtype = torch.float64 if rank == 0 else torch.float32
-    expect_error(lambda: dd.all_reduce(torch.zeros(10, dtype=dtype)), "float", "dtypes differ")
-    bad = torch.zeros(10, dtype=torch.int32) if rank == 0 else torch.zeros(10)
+    expect_error(lambda: dd.all_reduce(torch.zeros(10, dtype=dtype, device=DEVICE)), "float", "dtypes differ")
+    bad = torch.zeros(10, dtype=torch.int32, device=DEVICE) if rank == 0 else torch.zeros(10, device=DEVICE)
     text = "is not summed" if rank == 0 else "arguments of rank 0 are invalid"
     expect_error(lambda: dd.all_reduce(bad), text, "an unsupported dtype on rank 0")
     mode = "fast" if rank == ranks - 1 else "tree"
     text = "mode must be" if rank == ranks - 1 else f"arguments of rank {ranks - 1} are invalid"
-    expect_error(lambda: dd.all_reduce(torch.zeros(10), mode=mode), text, "an invalid mode on the last rank")
+    zeros = torch.zeros(10, device=DEVICE)
+    expect_error(lambda: dd.all_reduce(zeros, mode=mode), text, "an invalid mode on the last rank")
     # The group still works afterwards.
-    check(same_bits(dd.all_reduce(torch.ones(5)), torch.full((5,), float(ranks))), "the group after the errors")
+    after = dd.all_reduce(torch.ones(5, device=DEVICE))
+    check(same_bits(after, torch.full((5,), float(ranks), device=DEVICE)), "the group after the errors")
 
 
 def train(rank: int, ranks: int, bucket_cap_mb: float | None) -> list[torch.Tensor]:
     """Three SGD steps of a small model; DDP with the hook and this bucket size, or (None) each rank's own gradients
     summed by detred.sum of the gathered gradients in rank order, divided by R: what the hook must give."""
     torch.manual_seed(5)
-    model = torch.nn.Sequential(torch.nn.Linear(37, 53), torch.nn.Tanh(), torch.nn.Linear(53, 11))
+    model = torch.nn.Sequential(torch.nn.Linear(37, 53), torch.nn.Tanh(), torch.nn.Linear(53, 11)).to(DEVICE)
     data = torch.Generator().manual_seed(100 + rank)
     if bucket_cap_mb is not None:
-        net = torch.nn.parallel.DistributedDataParallel(model, bucket_cap_mb=bucket_cap_mb)
+        ids = [DEVICE.index] if DEVICE.type == "cuda" else None
+        net = torch.nn.parallel.DistributedDataParallel(model, device_ids=ids, bucket_cap_mb=bucket_cap_mb)
         net.register_comm_hook(None, dd.allreduce_hook)
     else:
         net = model
     optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
     for _ in range(3):
         optimizer.zero_grad()
-        x = torch.randn(16, 37, generator=data) * 3
+        x = (torch.randn(16, 37, generator=data) * 3).to(DEVICE)
         loss = (net(x) ** 2).mean()
         loss.backward()
         if bucket_cap_mb is None:
@@ -151,8 +157,13 @@ def check_ddp(rank: int, ranks: int) -> None:
 
 
 def main() -> int:
+    global DEVICE
     rank, ranks, init = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    dist.init_process_group("gloo", init_method="file://" + init, rank=rank, world_size=ranks)
+    backend = sys.argv[4] if len(sys.argv) > 4 else "gloo"
+    if backend == "nccl":
+        DEVICE = torch.device("cuda", rank)
+        torch.cuda.set_device(DEVICE)
+    dist.init_process_group(backend, init_method="file://" + init, rank=rank, world_size=ranks)
     try:
         check_sums(rank, ranks)
         check_chunking(rank, ranks)
