@@ -8,6 +8,7 @@ and exits 1. Every rank makes the same calls in the same order (they are collect
 
 from __future__ import annotations
 
+import os
 import sys
 
 import numpy as np
@@ -49,8 +50,20 @@ def check(condition: bool, what: str) -> None:
         raise AssertionError(what)
 
 
+# The cases whose results rank 0 also writes to the folder $DETRED_TORCH_RESULTS (as RESULT_NAME's files), for the
+# comparison with detred::mpi::allreduce_sum on the same vectors (test_torch_distributed.py).
+MPI_LENGTH = 4099
+MPI_CASES = [(torch.float64, "tree"), (torch.float64, "compensated"), (torch.float32, "tree"),
+             (torch.float32, "compensated")]
+
+
+def result_name(dtype: torch.dtype, mode: str) -> str:
+    return f"{str(dtype).replace('torch.', '')}-{mode}.bin"
+
+
 def check_sums(rank: int, ranks: int) -> None:
-    lengths = [0, 1, ranks - 1, ranks, 5 * ranks + 1, 1000, 4099]
+    lengths = [0, 1, ranks - 1, ranks, 5 * ranks + 1, 1000, MPI_LENGTH]
+    results = os.environ.get("DETRED_TORCH_RESULTS")
     for dtype in BITS:
         for mode in ("tree", "compensated"):
             for n in lengths:
@@ -58,6 +71,8 @@ def check_sums(rank: int, ranks: int) -> None:
                 got = dd.all_reduce(x.clone(), mode=mode)
                 want = expected([vector(n, q, dtype) for q in range(ranks)], mode)
                 check(same_bits(got, want), f"{dtype} {mode} n={n}: not the bits of detred.sum in rank order")
+                if results and rank == 0 and n == MPI_LENGTH and (dtype, mode) in MPI_CASES:
+                    got.cpu().numpy().tofile(os.path.join(results, result_name(dtype, mode)))
     # A 2-D tensor is summed as its flat elements; exact mode where detred.sum has it.
     x = vector(24, rank, torch.float64).reshape(4, 6)
     got = dd.all_reduce(x.clone(), mode="exact")
