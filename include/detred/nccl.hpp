@@ -15,7 +15,7 @@
 // Every call is collective over `comm`: every rank calls it with the same length, element type and mode. The ranks
 // first exchange a small descriptor of their arguments (an all-gather of 32 bytes, and a wait for the stream), so
 // that an invalid argument on any rank, or a mismatch between ranks, is a detred::error on every rank and never a
-// hang.
+// hang. A plan (below) makes that check once for calls that repeat with one length.
 //
 // Modes: tree and compensated for the floating-point types. Exact mode is refused with detred::error (the batched
 // CUDA calls that do the arithmetic do not offer it yet); integer sums are exact in every mode.
@@ -113,6 +113,55 @@ void reduce_scatter_sum(std::span<const std::uint32_t> x, std::span<std::uint64_
                         stream_t stream = nullptr);
 void reduce_scatter_sum(std::span<const std::uint64_t> x, std::span<std::uint64_t> out, ncclComm_t comm, workspace& ws,
                         stream_t stream = nullptr);
+
+/// The two collectives, for plans.
+enum class collective { allreduce, reduce_scatter };
+
+/// The element type of the sums of T: T for the floating-point types, int64 or uint64 for the integers.
+template <class T>
+struct result_of {
+  using type = T;
+};
+template <>
+struct result_of<std::int32_t> {
+  using type = std::int64_t;
+};
+template <>
+struct result_of<std::uint32_t> {
+  using type = std::uint64_t;
+};
+template <class T>
+using result_t = typename result_of<T>::type;
+
+/// allreduce_sum or reduce_scatter_sum of one length, agreed on once: for calls that repeat with the same length,
+/// element type and mode (a training loop's gradient buckets). Constructing a plan is collective over `comm` and
+/// makes the argument check of the calls above (a detred::error on every rank, waiting for `stream`); each call of
+/// the plan then only moves and sums, enqueued on its stream without any wait (integers still wait for their range
+/// check), and gives the bits of the call above. Nothing can disagree between the ranks any more: the lengths,
+/// type and mode are the plan's. T: double, float, float16, bfloat16, int32, int64, uint32, uint64. The plan keeps
+/// `comm` and `ws`, which must outlive it; a workspace serves one call at a time, and the calls run on the
+/// workspace's device.
+template <class T>
+class [[gnu::visibility("default")]] plan {
+ public:
+  /// count: x's length (reduce-scatter: R times out's length).
+  plan(collective call, std::uint64_t count, ncclComm_t comm, workspace & ws, mode m = mode::tree,
+       stream_t stream = nullptr);
+  /// x: count elements; out: count (allreduce; may be x) or count / R (reduce-scatter) elements; device memory.
+  void operator()(const T* x, result_t<T>* out, stream_t stream = nullptr) const;
+  std::uint64_t count() const { return count_; }
+  std::uint64_t out_count() const { return out_count_; }
+
+ private:
+  collective call_;
+  std::uint64_t count_;
+  std::uint64_t out_count_ = 0;
+  ncclComm_t comm_;
+  workspace* ws_;
+  mode mode_;
+  int ranks_ = 0;
+  int me_ = 0;
+};
 
 }  // namespace detred::nccl
 

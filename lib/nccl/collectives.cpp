@@ -40,10 +40,8 @@ struct descriptor {
 };
 static_assert(sizeof(descriptor) == 32);
 
-enum class call_kind : std::uint32_t { allreduce, reduce_scatter };
-
-const char* call_name(call_kind k) {
-  return k == call_kind::allreduce ? "detred::nccl::allreduce_sum" : "detred::nccl::reduce_scatter_sum";
+const char* call_name(collective k) {
+  return k == collective::allreduce ? "detred::nccl::allreduce_sum" : "detred::nccl::reduce_scatter_sum";
 }
 
 template <class T>
@@ -187,8 +185,9 @@ void allgather_bytes(const void* own, std::size_t bytes, void* all, shape s, ncc
 /// The ranks' agreement on the arguments, before anything could wait for another rank: every rank's descriptor
 /// (its lengths, type, mode, and whether its own checks passed) gathered on every rank, which then all throw or all
 /// go on. `problem` is this rank's own invalid argument, if any.
-void agree(call_kind call, std::uint32_t type, std::uint32_t mode_code, std::uint64_t in_count, std::uint64_t out_count,
-           const std::string& problem, shape s, ncclComm_t comm, workspace::state& ws, cudaStream_t stream) {
+void agree(collective call, std::uint32_t type, std::uint32_t mode_code, std::uint64_t in_count,
+           std::uint64_t out_count, const std::string& problem, shape s, ncclComm_t comm, workspace::state& ws,
+           cudaStream_t stream) {
   ws.descriptors_for(s.ranks);
   descriptor& own = ws.host[s.ranks];
   own = {in_count, out_count, static_cast<std::uint32_t>(call), type, mode_code, problem.empty() ? 1u : 0u};
@@ -211,7 +210,7 @@ void agree(call_kind call, std::uint32_t type, std::uint32_t mode_code, std::uin
   for (int q = 0; q < s.ranks; ++q) {
     const descriptor& d = ws.host[q];
     if (d.call != own.call) {
-      throw error(what + ": rank " + std::to_string(q) + " called " + call_name(static_cast<call_kind>(d.call)) +
+      throw error(what + ": rank " + std::to_string(q) + " called " + call_name(static_cast<collective>(d.call)) +
                   "; every rank must make the same call");
     }
     if (d.type != type) {
@@ -232,20 +231,19 @@ void agree(call_kind call, std::uint32_t type, std::uint32_t mode_code, std::uin
 
 /// This rank's own argument checks: the lengths, and (floating point) the mode, by the column sums' own check on an
 /// empty matrix, so that a refused mode gets the library's one refusal.
-template <class In, class Out>
-std::string own_problem(call_kind call, std::span<const In> x, std::span<Out> out, mode m, shape s,
+template <class In>
+std::string own_problem(collective call, std::uint64_t x_size, std::uint64_t out_size, mode m, shape s,
                         workspace::state& ws, cudaStream_t stream) {
   const std::string what = call_name(call);
   if (current_device() != ws.device) {
     return what + ": the current CUDA device is " + std::to_string(current_device()) + ", the workspace's " +
            std::to_string(ws.device);
   }
-  if (call == call_kind::allreduce && out.size() != x.size()) {
-    return what + ": out has " + std::to_string(out.size()) + " elements, x " + std::to_string(x.size()) +
-           " (this rank)";
+  if (call == collective::allreduce && out_size != x_size) {
+    return what + ": out has " + std::to_string(out_size) + " elements, x " + std::to_string(x_size) + " (this rank)";
   }
-  if (call == call_kind::reduce_scatter && x.size() != out.size() * static_cast<std::uint64_t>(s.ranks)) {
-    return what + ": x has " + std::to_string(x.size()) + " elements, out " + std::to_string(out.size()) +
+  if (call == collective::reduce_scatter && x_size != out_size * static_cast<std::uint64_t>(s.ranks)) {
+    return what + ": x has " + std::to_string(x_size) + " elements, out " + std::to_string(out_size) +
            "; x must hold out's length times the rank count (" + std::to_string(s.ranks) + ")";
   }
   if constexpr (std::is_floating_point_v<In> || is_half<In>) {
@@ -281,21 +279,16 @@ void column_sums(const In* rows, std::uint64_t ranks, std::uint64_t cols, Out* o
   }
 }
 
+/// The data path, after the ranks have agreed on the arguments: x of n elements, out of n (allreduce) or n / R
+/// (reduce-scatter).
 template <class In, class Out>
-void collective(call_kind call, std::span<const In> x, std::span<Out> out, ncclComm_t comm, workspace& w, mode m,
-                cudaStream_t stream) {
+void move_and_sum(collective call, const In* x, std::uint64_t n, Out* out, shape s, ncclComm_t comm,
+                  workspace::state& ws, mode m, cudaStream_t stream) {
   constexpr bool integer = std::is_integral_v<In>;
-  workspace::state& ws = state_of(w);
-  const shape s = shape_of(comm);
   const auto ranks = static_cast<std::uint64_t>(s.ranks);
   const auto me = static_cast<std::uint64_t>(s.me);
-  const std::string problem = own_problem(call, x, out, m, s, ws, stream);
-  agree(call, element_code<In>(), integer ? 0u : static_cast<std::uint32_t>(m), x.size(), out.size(), problem, s, comm,
-        ws, stream);
-
-  const std::uint64_t n = x.size();
-  const std::uint64_t shard = call == call_kind::allreduce ? n / ranks : out.size();
-  const std::uint64_t tail = call == call_kind::allreduce ? n - ranks * shard : 0;
+  const std::uint64_t shard = n / ranks;
+  const std::uint64_t tail = call == collective::allreduce ? n - ranks * shard : 0;
   if (n == 0) return;
 
   // Scratch: the received R x shard block and the R x tail block (In), then the float copies of one of them and
@@ -317,7 +310,7 @@ void collective(call_kind call, std::span<const In> x, std::span<Out> out, ncclC
 
   // The all-to-all: rank q's shard r lands in row q of rank r's block; every rank's tail in row q of every tail
   // block. NCCL moves bytes: no arithmetic of its own.
-  const char* const bytes = reinterpret_cast<const char*>(x.data());
+  const char* const bytes = reinterpret_cast<const char*>(x);
   const std::size_t shard_bytes = shard * sizeof(In);
   const std::size_t tail_bytes_each = tail * sizeof(In);
   const char* const own_tail = bytes + ranks * shard_bytes;
@@ -357,13 +350,13 @@ void collective(call_kind call, std::span<const In> x, std::span<Out> out, ncclC
 
   // The sums: this rank's block into its place in out (allreduce) or into out (reduce-scatter), the tail into the
   // end of out. x is no longer read, so out may be x.
-  Out* const own_sums = call == call_kind::allreduce ? out.data() + me * shard : out.data();
+  Out* const own_sums = call == collective::allreduce ? out + me * shard : out;
   column_sums(block, ranks, shard, own_sums, me * shard, extra, overflow, ws, m, stream);
-  column_sums(tail_block, ranks, tail, out.data() + ranks * shard, ranks * shard, extra, overflow, ws, m, stream);
+  column_sums(tail_block, ranks, tail, out + ranks * shard, ranks * shard, extra, overflow, ws, m, stream);
 
-  if (call == call_kind::allreduce) {
+  if (call == collective::allreduce) {
     // In place: rank r's sums are already at out + r * shard.
-    allgather_bytes(own_sums, shard * sizeof(Out), out.data(), s, comm, stream);
+    allgather_bytes(own_sums, shard * sizeof(Out), out, s, comm, stream);
   }
   if constexpr (integer) {
     // Synchronous: every rank learns whether any rank's sums overflowed (the host slots hold R + 1 descriptors,
@@ -382,6 +375,25 @@ void collective(call_kind call, std::span<const In> x, std::span<Out> out, ncclC
   }
 }
 
+/// The ranks' agreement on this rank's arguments: returns on every rank, or throws on every rank.
+template <class In>
+shape agreed(collective call, std::uint64_t x_size, std::uint64_t out_size, ncclComm_t comm, workspace::state& ws,
+             mode m, cudaStream_t stream) {
+  const shape s = shape_of(comm);
+  const std::string problem = own_problem<In>(call, x_size, out_size, m, s, ws, stream);
+  agree(call, element_code<In>(), std::is_integral_v<In> ? 0u : static_cast<std::uint32_t>(m), x_size, out_size,
+        problem, s, comm, ws, stream);
+  return s;
+}
+
+template <class In, class Out>
+void run_collective(collective call, std::span<const In> x, std::span<Out> out, ncclComm_t comm, workspace& w, mode m,
+                    cudaStream_t stream) {
+  workspace::state& ws = state_of(w);
+  const shape s = agreed<In>(call, x.size(), out.size(), comm, ws, m, stream);
+  move_and_sum(call, x.data(), x.size(), out.data(), s, comm, ws, m, stream);
+}
+
 cudaStream_t cuda_stream(stream_t s) { return reinterpret_cast<cudaStream_t>(s); }
 
 }  // namespace
@@ -389,11 +401,11 @@ cudaStream_t cuda_stream(stream_t s) { return reinterpret_cast<cudaStream_t>(s);
 #define DETRED_NCCL_FLOATING(T)                                                                           \
   void allreduce_sum(std::span<const T> x, std::span<T> out, ncclComm_t comm, workspace& ws, mode m,      \
                      stream_t stream) {                                                                   \
-    collective(call_kind::allreduce, x, out, comm, ws, m, cuda_stream(stream));                           \
+    run_collective(collective::allreduce, x, out, comm, ws, m, cuda_stream(stream));                      \
   }                                                                                                       \
   void reduce_scatter_sum(std::span<const T> x, std::span<T> out, ncclComm_t comm, workspace& ws, mode m, \
                           stream_t stream) {                                                              \
-    collective(call_kind::reduce_scatter, x, out, comm, ws, m, cuda_stream(stream));                      \
+    run_collective(collective::reduce_scatter, x, out, comm, ws, m, cuda_stream(stream));                 \
   }
 DETRED_NCCL_FLOATING(double)
 DETRED_NCCL_FLOATING(float)
@@ -403,15 +415,39 @@ DETRED_NCCL_FLOATING(bfloat16)
 
 #define DETRED_NCCL_INTEGER(T, R)                                                                                    \
   void allreduce_sum(std::span<const T> x, std::span<R> out, ncclComm_t comm, workspace& ws, stream_t stream) {      \
-    collective(call_kind::allreduce, x, out, comm, ws, mode::tree, cuda_stream(stream));                             \
+    run_collective(collective::allreduce, x, out, comm, ws, mode::tree, cuda_stream(stream));                        \
   }                                                                                                                  \
   void reduce_scatter_sum(std::span<const T> x, std::span<R> out, ncclComm_t comm, workspace& ws, stream_t stream) { \
-    collective(call_kind::reduce_scatter, x, out, comm, ws, mode::tree, cuda_stream(stream));                        \
+    run_collective(collective::reduce_scatter, x, out, comm, ws, mode::tree, cuda_stream(stream));                   \
   }
 DETRED_NCCL_INTEGER(std::int32_t, std::int64_t)
 DETRED_NCCL_INTEGER(std::int64_t, std::int64_t)
 DETRED_NCCL_INTEGER(std::uint32_t, std::uint64_t)
 DETRED_NCCL_INTEGER(std::uint64_t, std::uint64_t)
 #undef DETRED_NCCL_INTEGER
+
+template <class T>
+plan<T>::plan(collective call, std::uint64_t count, ncclComm_t comm, workspace& ws, mode m, stream_t stream)
+    : call_(call), count_(count), comm_(comm), ws_(&ws), mode_(m) {
+  const shape s = shape_of(comm);
+  out_count_ = call == collective::allreduce ? count : count / static_cast<std::uint64_t>(s.ranks);
+  const shape agreed_shape = agreed<T>(call, count, out_count_, comm, state_of(ws), m, cuda_stream(stream));
+  ranks_ = agreed_shape.ranks;
+  me_ = agreed_shape.me;
+}
+
+template <class T>
+void plan<T>::operator()(const T* x, result_t<T>* out, stream_t stream) const {
+  move_and_sum(call_, x, count_, out, shape{ranks_, me_}, comm_, state_of(*ws_), mode_, cuda_stream(stream));
+}
+
+template class plan<double>;
+template class plan<float>;
+template class plan<float16>;
+template class plan<bfloat16>;
+template class plan<std::int32_t>;
+template class plan<std::int64_t>;
+template class plan<std::uint32_t>;
+template class plan<std::uint64_t>;
 
 }  // namespace detred::nccl

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// detred-nccl-bench: detred::nccl::allreduce_sum against ncclAllReduce (sum, same type, same buffers, same run) on
-// every visible GPU (a rank each, one process). For each message size and type: the time per call (the slowest
-// rank's, from CUDA events around a loop of calls started together), the bus bandwidth as nccl-tests reports it
+// detred-nccl-bench: detred::nccl::allreduce_sum (each call checking its arguments across the ranks) and a
+// detred::nccl::plan (checked once) against ncclAllReduce (sum, same type, same buffers, same run) on every visible
+// GPU (a rank each, one process). For each message size and type: the time per call (the slowest rank's, from CUDA
+// events around a loop of calls started together), the bus bandwidth as nccl-tests reports it
 // (bytes x 2 (R - 1) / R / time) and the ratios detred / NCCL. Prints a Markdown table; with a file argument also
 // writes it as CSV there.
 //
@@ -10,6 +11,8 @@
 #include <barrier>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,20 @@ struct type_case {
   ncclDataType_t nccl;
   std::size_t size;
 };
+
+template <class T>
+void call(rank& k, const std::vector<void*>& x, const std::vector<void*>& out, std::size_t n) {
+  detred::nccl::allreduce_sum(std::span<const T>(static_cast<const T*>(x[k.index]), n),
+                              std::span<T>(static_cast<T*>(out[k.index]), n), k.comm, *k.ws, detred::mode::tree,
+                              k.stream);
+}
+
+template <class T>
+std::function<void()> planned_call(rank& k, const std::vector<void*>& x, const std::vector<void*>& out, std::size_t n) {
+  auto p = std::make_shared<detred::nccl::plan<T>>(detred::nccl::collective::allreduce, n, k.comm, *k.ws,
+                                                   detred::mode::tree, k.stream);
+  return [p, &k, xs = static_cast<const T*>(x[k.index]), o = static_cast<T*>(out[k.index])] { (*p)(xs, o, k.stream); };
+}
 
 /// Milliseconds per call of `call`, the slowest rank's: every rank starts its timed loop at a barrier.
 template <class Call>
@@ -66,12 +83,15 @@ int main(int argc, char** argv) {
   const double bus_factor = count > 1 ? 2.0 * (count - 1) / count : 1.0;
 
   std::FILE* csv = argc > 1 ? std::fopen(argv[1], "w") : nullptr;
-  if (csv != nullptr)
-    std::fprintf(csv, "ranks,type,bytes,nccl_us,detred_us,nccl_busbw_GBs,detred_busbw_GBs,bw_ratio,latency_ratio\n");
+  if (csv != nullptr) {
+    std::fprintf(csv, "ranks,type,bytes,nccl_us,detred_us,plan_us,nccl_busbw_GBs,detred_busbw_GBs,plan_busbw_GBs\n");
+  }
   std::printf("detred::nccl::allreduce_sum vs ncclAllReduce, %d ranks (bus bandwidth = bytes x %.3f / time)\n\n", count,
               bus_factor);
-  std::printf("| type | bytes | NCCL us | detred us | NCCL busbw GB/s | detred busbw GB/s | bw ratio | time ratio |\n");
-  std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  std::printf(
+      "| type | bytes | NCCL us | detred us | plan us | NCCL busbw GB/s | detred busbw | plan busbw | bw ratio detred "
+      "| bw ratio plan | time ratio detred | time ratio plan |\n");
+  std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (const type_case& t : types) {
     for (std::size_t bytes : sizes) {
       const std::size_t n = bytes / t.size;
@@ -86,34 +106,39 @@ int main(int argc, char** argv) {
         nccl_ok(ncclAllReduce(x[k.index], out[k.index], n, t.nccl, ncclSum, k.comm, k.stream), "ncclAllReduce");
       });
       const double detred_ms = time_per_call(all, iterations, [&](rank& k) {
-        const std::string name = t.name;
-        if (name == "float32") {
-          detred::nccl::allreduce_sum(std::span<const float>(static_cast<const float*>(x[k.index]), n),
-                                      std::span<float>(static_cast<float*>(out[k.index]), n), k.comm, *k.ws,
-                                      detred::mode::tree, k.stream);
-        } else if (name == "bfloat16") {
-          detred::nccl::allreduce_sum(
-              std::span<const detred::bfloat16>(static_cast<const detred::bfloat16*>(x[k.index]), n),
-              std::span<detred::bfloat16>(static_cast<detred::bfloat16*>(out[k.index]), n), k.comm, *k.ws,
-              detred::mode::tree, k.stream);
+        if (t.nccl == ncclFloat32) {
+          call<float>(k, x, out, n);
+        } else if (t.nccl == ncclBfloat16) {
+          call<detred::bfloat16>(k, x, out, n);
         } else {
-          detred::nccl::allreduce_sum(std::span<const double>(static_cast<const double*>(x[k.index]), n),
-                                      std::span<double>(static_cast<double*>(out[k.index]), n), k.comm, *k.ws,
-                                      detred::mode::tree, k.stream);
+          call<double>(k, x, out, n);
         }
       });
+      // Plans agreed once per rank (collective), then called with no argument check.
+      std::vector<std::function<void()>> planned(count);
+      all.run([&](rank& k) {
+        if (t.nccl == ncclFloat32) {
+          planned[k.index] = planned_call<float>(k, x, out, n);
+        } else if (t.nccl == ncclBfloat16) {
+          planned[k.index] = planned_call<detred::bfloat16>(k, x, out, n);
+        } else {
+          planned[k.index] = planned_call<double>(k, x, out, n);
+        }
+      });
+      const double plan_ms = time_per_call(all, iterations, [&](rank& k) { planned[k.index](); });
       all.run([&](rank& k) {
         cudaFree(x[k.index]);
         cudaFree(out[k.index]);
       });
-      const double nccl_bw = static_cast<double>(bytes) * bus_factor / (nccl_ms * 1e-3) / 1e9;
-      const double detred_bw = static_cast<double>(bytes) * bus_factor / (detred_ms * 1e-3) / 1e9;
-      std::printf("| %s | %zu | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |\n", t.name, bytes, nccl_ms * 1e3,
-                  detred_ms * 1e3, nccl_bw, detred_bw, detred_bw / nccl_bw, detred_ms / nccl_ms);
+      const auto busbw = [&](double ms) { return static_cast<double>(bytes) * bus_factor / (ms * 1e-3) / 1e9; };
+      std::printf("| %s | %zu | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f |\n", t.name, bytes,
+                  nccl_ms * 1e3, detred_ms * 1e3, plan_ms * 1e3, busbw(nccl_ms), busbw(detred_ms), busbw(plan_ms),
+                  busbw(detred_ms) / busbw(nccl_ms), busbw(plan_ms) / busbw(nccl_ms), detred_ms / nccl_ms,
+                  plan_ms / nccl_ms);
       std::fflush(stdout);
       if (csv != nullptr) {
-        std::fprintf(csv, "%d,%s,%zu,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f\n", count, t.name, bytes, nccl_ms * 1e3,
-                     detred_ms * 1e3, nccl_bw, detred_bw, detred_bw / nccl_bw, detred_ms / nccl_ms);
+        std::fprintf(csv, "%d,%s,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", count, t.name, bytes, nccl_ms * 1e3,
+                     detred_ms * 1e3, plan_ms * 1e3, busbw(nccl_ms), busbw(detred_ms), busbw(plan_ms));
       }
     }
   }

@@ -3,7 +3,8 @@
 // result is compared, bit for bit, with the CPU: element i must be detred::sum of the ranks' values of element i in
 // rank order (the bits of detred::mpi::allreduce_sum, whose own test checks it against the same single-array sums),
 // 16-bit results that sum rounded once. Cases: float64, float32, float16 and bfloat16 in tree and compensated
-// mode; a whole vector, in place, misaligned, cut into buckets of three sizes; reduce-scatter; the integer types and
+// mode; a whole vector, through a plan, in place, misaligned, cut into buckets of three sizes; reduce-scatter; the
+// integer types and
 // an integer overflow; and the errors every rank must raise (lengths, types, exact mode). tools/nccl_bench/
 // run_on_gpu.sh runs it under every NCCL_ALGO x NCCL_PROTO and compares the printed digests across the runs.
 // Exits 0 when every check passes, 1 on the first failure, 77 without a GPU.
@@ -219,6 +220,14 @@ void check_type(ranks& all, detred::mode m, std::size_t n) {
       std::printf("digest %s allreduce %016llx\n", label.c_str(),
                   (unsigned long long)fnv1a(whole.data(), n * sizeof(O)));
 
+    // A plan agreed once, then called: the same bits, twice.
+    const detred::nccl::plan<T> planned(detred::nccl::collective::allreduce, n, k.comm, *k.ws, m, k.stream);
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      cuda_ok(cudaMemsetAsync(dout.data, 0, n * sizeof(O), k.stream), "cudaMemsetAsync");
+      planned(dx.data, dout.data, k.stream);
+      compare(download(dout.data, n, k.stream), want.data(), label + " allreduce plan");
+    }
+
     for (std::size_t bucket : buckets) {
       for (std::size_t at = 0; at < n; at += bucket) {
         const std::size_t len = std::min(bucket, n - at);
@@ -241,6 +250,11 @@ void check_type(ranks& all, detred::mode m, std::size_t n) {
     const std::size_t c = n / static_cast<std::size_t>(count);
     call_reduce_scatter(std::span<const T>(dx.data, c * count), std::span<O>(dout.data, c), k, m);
     compare(download(dout.data, c, k.stream), want.data() + k.index * c, label + " reduce-scatter");
+    const detred::nccl::plan<T> scatter(detred::nccl::collective::reduce_scatter, c * count, k.comm, *k.ws, m,
+                                        k.stream);
+    cuda_ok(cudaMemsetAsync(dout.data, 0, n * sizeof(O), k.stream), "cudaMemsetAsync");
+    scatter(dx.data, dout.data, k.stream);
+    compare(download(dout.data, c, k.stream), want.data() + k.index * c, label + " reduce-scatter plan");
   });
 }
 
