@@ -44,11 +44,12 @@ foreach(component ${DETRED_PACKAGE_COMPONENTS})
   install(EXPORT detred-${component}-targets NAMESPACE detred:: DESTINATION ${detred_cmake_dir} COMPONENT dev)
 endforeach()
 
-# Headers. detred/mpi.hpp only with detred_mpi: it includes <mpi.h>.
+# Headers. detred/mpi.hpp only with detred_mpi: it includes <mpi.h>. detred/nccl.hpp is not installed: detred_nccl
+# is a library of the build tree (not yet a package component).
 if(DETRED_HAVE_MPI)
-  set(detred_header_exclude "")
+  set(detred_header_exclude PATTERN "nccl.hpp" EXCLUDE)
 else()
-  set(detred_header_exclude PATTERN "mpi.hpp" EXCLUDE)
+  set(detred_header_exclude PATTERN "mpi.hpp" EXCLUDE PATTERN "nccl.hpp" EXCLUDE)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/detred DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev
   FILES_MATCHING PATTERN "*.hpp" PATTERN "detred.h" ${detred_header_exclude})

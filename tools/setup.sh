@@ -45,6 +45,7 @@ packages=(
   python3-pytest        # pytest: the Python module's test suite
   libopenmpi-dev        # Open MPI: detred_mpi (sums over MPI ranks) and its tests
   openmpi-bin           # mpiexec: runs the MPI tests and benchmark
+  python3-torch         # PyTorch (CPU, gloo): the tests of detred.torch.distributed and its DDP hook
   libdlpack-dev         # dlpack.h: the tensor struct behind __dlpack__ (PyTorch CUDA tensors in the Python module)
   python3-setuptools    # the Python package's build backend (pyproject.toml, setup.py), offline
   python3-wheel         # wheels for pip install --no-build-isolation .

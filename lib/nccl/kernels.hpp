@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The element-wise kernels of the collectives (kernels.cu): what detred::cuda's batched calls do not offer, the
+// 16-bit conversions around the float column sums and the exact integer column sums. Each is enqueued on `stream`.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+namespace detred::nccl::detail {
+
+/// The 16-bit formats, as stored (their bits).
+enum class half_kind { float16, bfloat16 };
+
+/// out[k] = the exact float value of in[k], k < count.
+void widen(const std::uint16_t* in, float* out, std::uint64_t count, half_kind kind, cudaStream_t stream);
+/// out[k] = in[k] rounded to the 16-bit format (to nearest, ties to even; a NaN becomes the format's quiet NaN).
+void narrow(const float* in, std::uint16_t* out, std::uint64_t count, half_kind kind, cudaStream_t stream);
+
+/// Column sums of the row-major rows x cols matrix `matrix`: out[j] = the exact sum of column j, as R (int64 for
+/// signed, uint64 for unsigned elements). A sum that does not fit R leaves out[j] unspecified and lowers
+/// *first_overflow (atomic minimum) to first_index + j. In: int32, int64, uint32 or uint64.
+template <class In, class R>
+void integer_column_sums(const In* matrix, std::uint64_t rows, std::uint64_t cols, R* out, std::uint64_t first_index,
+                         unsigned long long* first_overflow, cudaStream_t stream);
+
+}  // namespace detred::nccl::detail
