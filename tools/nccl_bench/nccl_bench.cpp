@@ -6,7 +6,7 @@
 // (bytes x 2 (R - 1) / R / time) and the ratios detred / NCCL. Prints a Markdown table; with a file argument also
 // writes it as CSV there.
 //
-//   detred-nccl-bench [results.csv]
+//   detred-nccl-bench [results.json]
 #include <algorithm>
 #include <barrier>
 #include <cstdint>
@@ -21,6 +21,7 @@
 
 #include "detred/nccl.hpp"
 #include "ranks.hpp"
+#include "run_record.hpp"
 
 namespace {
 
@@ -82,10 +83,10 @@ int main(int argc, char** argv) {
   const type_case types[] = {{"float32", ncclFloat32, 4}, {"bfloat16", ncclBfloat16, 2}, {"float64", ncclFloat64, 8}};
   const double bus_factor = count > 1 ? 2.0 * (count - 1) / count : 1.0;
 
-  std::FILE* csv = argc > 1 ? std::fopen(argv[1], "w") : nullptr;
-  if (csv != nullptr) {
-    std::fprintf(csv, "ranks,type,bytes,nccl_us,detred_us,plan_us,nccl_busbw_GBs,detred_busbw_GBs,plan_busbw_GBs\n");
-  }
+  // The rows as data (docs/benchmarks.md, "Results as data") when a file is named.
+  const std::string json = argc > 1 ? argv[1] : "";
+  detred::bench::run_record record("detred-nccl-bench", argc, argv);
+  record.set("ranks", std::int64_t{count});
   std::printf("detred::nccl::allreduce_sum vs ncclAllReduce, %d ranks (bus bandwidth = bytes x %.3f / time)\n\n", count,
               bus_factor);
   std::printf(
@@ -136,12 +137,20 @@ int main(int argc, char** argv) {
                   busbw(detred_ms) / busbw(nccl_ms), busbw(plan_ms) / busbw(nccl_ms), detred_ms / nccl_ms,
                   plan_ms / nccl_ms);
       std::fflush(stdout);
-      if (csv != nullptr) {
-        std::fprintf(csv, "%d,%s,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", count, t.name, bytes, nccl_ms * 1e3,
-                     detred_ms * 1e3, plan_ms * 1e3, busbw(nccl_ms), busbw(detred_ms), busbw(plan_ms));
-      }
+      record.add({{"type", std::string(t.name)},
+                  {"bytes", static_cast<std::int64_t>(bytes)},
+                  {"nccl_us", nccl_ms * 1e3},
+                  {"detred_us", detred_ms * 1e3},
+                  {"plan_us", plan_ms * 1e3},
+                  {"nccl_busbw_gb_per_s", busbw(nccl_ms)},
+                  {"detred_busbw_gb_per_s", busbw(detred_ms)},
+                  {"plan_busbw_gb_per_s", busbw(plan_ms)},
+                  {"bw_ratio_detred", busbw(detred_ms) / busbw(nccl_ms)},
+                  {"bw_ratio_plan", busbw(plan_ms) / busbw(nccl_ms)},
+                  {"time_ratio_detred", detred_ms / nccl_ms},
+                  {"time_ratio_plan", plan_ms / nccl_ms}});
     }
   }
-  if (csv != nullptr) std::fclose(csv);
+  if (!json.empty() && !record.write(json)) return 2;
   return 0;
 }

@@ -22,6 +22,11 @@ python=${PYTHON:-python3}
 jobs=$(nproc)
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
+# DEPS_PREFIX: Debian packages unpacked with dpkg -x (nlohmann-json3-dev, for the benchmark's JSON) on a machine
+# without them, as for tools/cuda_bench/run_on_gpu.sh.
+if [ -n "${DEPS_PREFIX:-}" ]; then
+  export CMAKE_PREFIX_PATH=$(cd "$DEPS_PREFIX" && pwd)/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+fi
 
 nccl_root=${DETRED_NCCL_ROOT:-$("$python" -c "import importlib.util, os; s = importlib.util.find_spec('torch'); print(os.path.join(os.path.dirname(os.path.dirname(s.origin)), 'nvidia', 'nccl'))")}
 [ -f "$nccl_root/include/nccl.h" ] || { echo "no nccl.h under $nccl_root (set DETRED_NCCL_ROOT or PYTHON)"; exit 1; }
@@ -70,7 +75,7 @@ fi
 cat "$out"/check-*.log >"$out/check-all.log" && rm -f "$out"/check-*.log
 
 echo "== benchmark (default NCCL settings)"
-"$bench" "$out/bench.csv" 2>&1 | tee "$out/bench.md"
+"$bench" "$out/bench.json" 2>&1 | tee "$out/bench.md"
 
 if [ "$python_module" = ON ]; then
   echo "== detred.torch.distributed over NCCL, a process per GPU"
