@@ -2,9 +2,12 @@
 // The batched entry points on every CPU path: each result has the bits of the single-array call on its segment, row,
 // column or group alone, whatever the batch around it, its order, the layout, the instruction set or the thread
 // count; and the documented argument errors.
+#include <bit>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -262,6 +265,41 @@ TYPED_TEST(Batched, EachBinEqualsItsValuesInIndexOrder) {
       expect_lines(
           st, [&](std::uint64_t b) { return stats(std::span<const T>(groups[b])); },
           "stats_by_key bins " + std::to_string(bins));
+    }
+  }
+}
+
+// Up to millions of bins, most of them empty and the keys spread over the whole range: every bin must hold its values
+// in index order (the grouping's stable sort, lib/api/group_by_key.hpp), for every thread count and both key types.
+TYPED_TEST(Batched, ManyBinsKeepTheirValuesInIndexOrder) {
+  using T = TypeParam;
+  using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  const std::uint64_t n = (std::uint64_t{1} << 17) + 11;
+  const std::vector<T> x = generate<T>(values::ill_conditioned, n, 29);
+  for (std::uint64_t bins : {std::uint64_t{2049}, std::uint64_t{1} << 16, (std::uint64_t{1} << 22) + 3}) {
+    // A thousand distinct keys spread over the whole range, so that bins receive many values each.
+    std::vector<std::uint32_t> keys = random_keys<std::uint32_t>(n, 1000, false, bins + 3);
+    for (std::uint32_t& k : keys) k = static_cast<std::uint32_t>((std::uint64_t{k} * 2654435761u) % bins);
+    const std::vector<std::int64_t> wide(keys.begin(), keys.end());
+    std::map<std::uint64_t, std::vector<T>> groups;
+    for (std::uint64_t i = 0; i < n; ++i) groups[keys[i]].push_back(x[i]);
+    for (int threads : {1, 2, 3}) {
+      std::vector<T> r(bins, T(7));
+      sum_by_key(std::span<const T>(x), std::span<const std::uint32_t>(keys), std::span<T>(r), {.threads = threads});
+      std::vector<T> r64(bins, T(7));
+      sum_by_key(std::span<const T>(x), std::span<const std::int64_t>(wide), std::span<T>(r64), {.threads = threads});
+      for (const auto& [bin, group] : groups) {
+        const T expected = sum(std::span<const T>(group));
+        ASSERT_EQ(std::bit_cast<U>(r[bin]), std::bit_cast<U>(expected))
+            << "bins " << bins << " bin " << bin << " threads " << threads;
+        ASSERT_EQ(std::bit_cast<U>(r64[bin]), std::bit_cast<U>(expected))
+            << "int64 keys, bins " << bins << " bin " << bin << " threads " << threads;
+      }
+      // Bins without values hold the empty sum, -0.0.
+      const std::uint64_t empty = groups.count(0) == 0 ? 0 : (groups.count(1) == 0 ? 1 : bins);
+      if (empty < bins) {
+        EXPECT_EQ(std::bit_cast<U>(r[empty]), std::bit_cast<U>(T(-0.0)));
+      }
     }
   }
 }
