@@ -9,6 +9,7 @@
 #include "core/batch_checks.hpp"
 #include "core/validate.hpp"
 #include "cpu/isa_selection.hpp"
+#include "detred/catalogue.hpp"
 #include "detred/scan.hpp"
 #include "scan_backend.hpp"
 
@@ -17,15 +18,18 @@ namespace {
 
 const char* name_of(bool exclusive) { return exclusive ? "detred::exclusive_cumsum" : "detred::cumsum"; }
 
-/// The run options of a scan, after the checks every scan shares.
-cpu::run_options checked(const options& opt, bool floating, const char* what) {
+/// The run options of a scan of In elements in call shape s, after the checks every scan shares: the mode and the
+/// backend as the catalogue has them (detred/catalogue.hpp; the one refusal of a mode is checked_mode's).
+template <class In>
+cpu::run_options checked(const options& opt, bool exclusive, call_shape s, const char* what) {
   validate(opt);
-  if (floating && opt.mode == mode::exact) {
-    throw error(std::string(what) + ": mode exact is not available for scans (tree or compensated; docs/scan.md)");
+  const operation op = exclusive ? operation::exclusive_cumsum : operation::cumsum;
+  const backend b = backend_of(opt);
+  if (!catalogue::has(op, element_type_of<In>(), b, s)) {
+    throw error(std::string(what) + ": backend " + to_string(b) + " has no " + to_string(op) + " of " +
+                to_string(element_type_of<In>()) + " (host arrays scan on the CPU; docs/scan.md)");
   }
-  if (opt.backend == backend::cuda) {
-    throw error(std::string(what) + ": backend cuda has no scan yet (host arrays scan on the CPU; docs/scan.md)");
-  }
+  checked_mode<In>(opt.mode, op, b, s, what);
   cpu::resolve(opt.isa);  // an instruction set this CPU lacks is refused even where no kernel runs
   return {.threads = opt.threads, .instruction_set = opt.isa};
 }
@@ -72,7 +76,7 @@ void scan_array(const In* x, std::uint64_t n, Out* y, mode m, bool exclusive, co
 template <class In, class Out>
 void scan_checked(std::span<const In> x, std::span<Out> y, const options& opt, bool exclusive) {
   const char* what = name_of(exclusive);
-  const cpu::run_options how = checked(opt, !std::is_integral_v<In>, what);
+  const cpu::run_options how = checked<In>(opt, exclusive, call_shape::array, what);
   check_buffers(x.data(), x.size(), y.data(), y.size(), what);
   scan_array(x.data(), x.size(), y.data(), opt.mode, exclusive, how);
 }
@@ -80,7 +84,7 @@ void scan_checked(std::span<const In> x, std::span<Out> y, const options& opt, b
 template <class In, class Out>
 void scan_segments(std::span<const In> x, segments s, std::span<Out> y, const options& opt, bool exclusive) {
   const char* what = name_of(exclusive);
-  const cpu::run_options how = checked(opt, !std::is_integral_v<In>, what);
+  const cpu::run_options how = checked<In>(opt, exclusive, call_shape::segments, what);
   check_buffers(x.data(), x.size(), y.data(), y.size(), what);
   validate_segments(s, x.size(), s.offsets.empty() ? 0 : s.offsets.size() - 1, what);
   const std::uint64_t count = s.offsets.size() - 1;
@@ -105,7 +109,7 @@ void scan_segments(std::span<const In> x, segments s, std::span<Out> y, const op
 template <class T>
 void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   const char* what = "detred::cumsum";
-  const cpu::run_options how = checked(opt, true, what);
+  const cpu::run_options how = checked<T>(opt, false, call_shape::axis, what);
   const axis_lines lines = lines_of(a, axis, axis == 0 ? a.cols : a.rows, "cumsum");
   const std::uint64_t total = a.rows * a.cols;
   if (y.size() != total) {
@@ -160,7 +164,7 @@ scan_total<T> total_of(const typename Op::state& s) {
 template <class In, class T>
 void totals_checked(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt) {
   const char* what = "detred::cumsum_totals";
-  const cpu::run_options how = checked(opt, true, what);
+  const cpu::run_options how = checked<In>(opt, false, call_shape::partial_state, what);
   const std::uint64_t m = order::leaf_count<T>(piece.size());
   if (totals.size() != m) {
     throw error(std::string(what) + ": the totals span holds " + std::to_string(totals.size()) + " entries, the " +
@@ -182,7 +186,7 @@ template <class In, class T>
 void piece_checked(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,
                    const options& opt) {
   const char* what = "detred::cumsum_piece";
-  const cpu::run_options how = checked(opt, true, what);
+  const cpu::run_options how = checked<In>(opt, false, call_shape::partial_state, what);
   check_buffers(piece.data(), piece.size(), y.data(), y.size(), what);
   const auto run = [&]<class Op>() {
     std::vector<typename Op::state> states(before.size());
@@ -249,7 +253,7 @@ void cumsum(matrix_view<float> a, int axis, std::span<float> y, const options& o
 
 template <class T>
 scan_bound cumsum_bound(std::uint64_t i, mode m) {
-  if (validated(m) == mode::exact) throw error("detred::cumsum_bound: mode exact is not available for scans");
+  checked_mode<T>(m, operation::cumsum, backend::cpu, call_shape::array, "detred::cumsum_bound");
   const std::uint64_t n = i + 1;  // output i is an output of every array of at least i + 1 elements
   const int d = order::scan_depth<T>(n);
   const double u = order::unit_roundoff<T>;
@@ -266,9 +270,7 @@ namespace {
 template <class In, class Out>
 void reference_cumsum(std::span<const In> x, std::span<Out> y, mode m) {
   check_buffers(x.data(), x.size(), y.data(), y.size(), "detred::reference::cumsum");
-  if (validated(m) == mode::exact) {
-    throw error("detred::reference::cumsum: mode exact is not available (scans have tree and compensated mode)");
-  }
+  checked_mode<In>(m, operation::cumsum, backend::cpu, call_shape::array, "detred::reference::cumsum");
   if (m == mode::compensated) {
     order::reference_scan<order::scan_op<In, order::compensated_sums>>(x.data(), x.size(), y.data());
   } else {

@@ -136,6 +136,9 @@ std::vector<output> run_typed(op o, std::span<const T> x, std::span<const T> y, 
         return one(detred::argmax(x, opt));
       case op::stats:
         return stats_outputs(detred::stats(x, opt));
+      case op::cumsum:  // one output per element: scan_verify.cpp
+      case op::exclusive_cumsum:
+        break;
     }
   }
   throw std::logic_error(std::string("run_op: --op ") + to_string(o) + " for an element type it does not accept");
@@ -173,6 +176,13 @@ std::vector<std::optional<detred::mode>> modes_of(op o, dtype t) {
     if (catalogue::supports(o, e, m, backend::cpu, call_shape::array)) out.emplace_back(m);
   }
   return out;
+}
+
+void require_one_result(op o, const std::string& command) {
+  if (catalogue::is_scan(o)) {
+    throw usage_error(command + " --op " + to_string(o) + ": a scan has one output per element; detred verify --op " +
+                      to_string(o) + " (not streamed) checks every output");
+  }
 }
 
 void require_accepts(op o, dtype t, const std::string& path) {
