@@ -34,6 +34,10 @@ struct operands {
   std::uint64_t n = 0;
 };
 
+/// Throws usage_error for a scan (cumsum, exclusive_cumsum) in a command that gives one result per operation
+/// (reduce, record, a streamed verify): a scan has one output per element, and `detred verify` checks them.
+void require_one_result(op o, const std::string& command);
+
 /// The operands of `o` from the inputs, in order. For dot an input holding both columns (dataset::holds_pair) is
 /// one pair; any other input takes the next one as its y. Throws input_error naming the input for: an element type
 /// the operation does not accept, a dot input without a y, x and y of different lengths or types, an empty input
