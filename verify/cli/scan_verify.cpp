@@ -163,6 +163,24 @@ scan_row run_mode(op o, std::span<const In> x, std::optional<detred::mode> m, co
   return row;
 }
 
+/// The paths that have the scan `o` of the set's element type: the GPU only where the catalogue has it there.
+std::vector<compute_path> paths_for(op o, const operands& in, const std::vector<compute_path>& paths) {
+  std::vector<compute_path> out;
+  for (const compute_path& p : paths) {
+    if (catalogue::has(o, reduced_as(in.type), p.where, call_shape::array)) out.push_back(p);
+  }
+  return out;
+}
+
+/// What the header says of the GPU.
+std::string cuda_text(op o, const operands& in, const std::vector<compute_path>& paths) {
+  if (std::any_of(paths.begin(), paths.end(), [](const compute_path& p) { return p.where == backend::cuda; })) {
+    return "compared";
+  }
+  if (!catalogue::has(o, reduced_as(in.type), backend::cuda, call_shape::array)) return "no scan";
+  return "not available";
+}
+
 /// Every mode's row for one operand set.
 std::vector<scan_row> run_rows(op o, const operands& in, const std::vector<compute_path>& paths) {
   return std::visit(
@@ -221,9 +239,11 @@ int status_of_rows(const std::vector<scan_row>& rows) {
 }
 
 int report_text(op o, const operands& in, const std::vector<compute_path>& paths, const std::vector<scan_row>& rows) {
-  std::printf("%s: %s, %s, %s, n = %llu; %zu paths (%s ... %s); cuda: no scan\n", in.label.c_str(), to_string(o),
-              to_string(in.x_data->format()), to_string(in.type), static_cast<unsigned long long>(in.n), paths.size(),
-              paths.front().label().c_str(), paths.back().label().c_str());
+  const std::string missing = describe_missing(*in.x_data);
+  std::printf("%s: %s, %s, %s, n = %llu%s%s; %zu paths (%s ... %s); cuda: %s\n", in.label.c_str(), to_string(o),
+              to_string(in.x_data->format()), to_string(in.type), static_cast<unsigned long long>(in.n),
+              missing.empty() ? "" : "; ", missing.c_str(), paths.size(), paths.front().label().c_str(),
+              paths.back().label().c_str(), cuda_text(o, in, paths).c_str());
   const std::string header =
       fmt::format("  {:<16} {:<12} {:<25} {:<19} {:<15} {:>10} {:>10} {:>11}", "mode", "worst output", "value", "bits",
                   "backends equal", "error ulps", "bound", "error/bound");
@@ -266,14 +286,20 @@ int report_text(op o, const operands& in, const std::vector<compute_path>& paths
   return status;
 }
 
-nlohmann::ordered_json report_json(op o, const operands& in, const std::vector<scan_row>& rows, int status) {
+nlohmann::ordered_json report_json(op o, const operands& in, const std::vector<compute_path>& paths,
+                                   const std::vector<scan_row>& rows, int status) {
   nlohmann::ordered_json f;
   f["file"] = in.label;
   f["op"] = to_string(o);
   f["format"] = to_string(in.x_data->format());
   f["dtype"] = to_string(in.type);
   f["n"] = in.n;
-  f["cuda"] = "not used: no scan on backend cuda";
+  if (!in.x_data->missing_values().empty()) {
+    f["missing_count"] = in.x_data->missing_count();
+    f["missing_skipped"] = in.x_data->missing_skipped();
+  }
+  const std::string gpu = cuda_text(o, in, paths);
+  f["cuda"] = gpu == "no scan" ? "not used: no scan on backend cuda" : gpu;
   for (const scan_row& w : rows) {
     nlohmann::ordered_json m;
     m["mode"] = w.mode ? nlohmann::ordered_json(detred::to_string(*w.mode)) : nlohmann::ordered_json(nullptr);
@@ -325,16 +351,20 @@ nlohmann::ordered_json report_json(op o, const operands& in, const std::vector<s
 
 int verify_scans(op o, const std::vector<operands>& sets, const std::vector<compute_path>& paths, bool json) {
   // Every set is computed before anything is printed, as for the other operations.
+  std::vector<std::vector<compute_path>> used;
   std::vector<std::vector<scan_row>> rows;
-  for (const operands& in : sets) rows.push_back(run_rows(o, in, paths));
+  for (const operands& in : sets) {
+    used.push_back(paths_for(o, in, paths));
+    rows.push_back(run_rows(o, in, used.back()));
+  }
   int status = success;
   nlohmann::ordered_json all;
   for (std::size_t k = 0; k < sets.size(); ++k) {
     const int file_status = status_of_rows(rows[k]);
     if (json) {
-      all["files"].push_back(report_json(o, sets[k], rows[k], file_status));
+      all["files"].push_back(report_json(o, sets[k], used[k], rows[k], file_status));
     } else {
-      report_text(o, sets[k], paths, rows[k]);
+      report_text(o, sets[k], used[k], rows[k]);
     }
     // A mismatch outranks a bound violation, as for the other operations.
     if (file_status == bits_differ || (file_status == bound_violated && status == success)) status = file_status;

@@ -11,7 +11,8 @@
 
 namespace detred::verify::cli {
 
-/// Runs the scan `o` on every path for each operand set and mode, prints the text table (or, with json, one JSON
+/// Runs the scan `o` on every path for each operand set and mode (the paths whose backend the catalogue has the scan
+/// of the set's element type on), prints the text table (or, with json, one JSON
 /// object) and returns the exit status (exit_status.hpp): 1 for a bitwise mismatch, 3 for an output above its bound
 /// or an integer output that differs from the exact prefix sum, else 0.
 int verify_scans(op o, const std::vector<operands>& sets, const std::vector<compute_path>& paths, bool json);
