@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The front door of the scans: argument checks, then the CPU scan engine (floating point) or the exact integer scan.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -121,24 +122,41 @@ void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   if (!(packed && static_cast<const void*>(a.data) == static_cast<const void*>(y.data()))) {
     check_overlap(a.data, extent_of(a), y.data(), y.size(), what);
   }
-  // In y (packed), line t's element i lies at t * out_line + i * out_step.
-  const std::uint64_t out_line = lines.contiguous ? lines.length : 1;
-  const std::uint64_t out_step = lines.contiguous ? 1 : lines.count;
   const int threads = cpu::thread_count(opt.threads);
   cpu::run_options single = how;
   single.threads = 1;
+  if (lines.contiguous) {
+    // Each line is a contiguous run, and so is its place in y (packed): line t's outputs start at t * length.
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+    for (std::uint64_t t = 0; t < lines.count; ++t) {
+      scan_array(a.data + t * lines.stride, lines.length, y.data() + t * lines.length, opt.mode, false, single);
+    }
+    return;
+  }
+  // Lines of elements `stride` apart (the columns of a row-major matrix): element i of line t is a.data[t + i *
+  // stride], and y[t + i * count]. Neighbouring lines are gathered together into contiguous lines, a group at a time,
+  // so that each row of the group is one run of consecutive elements (a cache line of doubles) rather than one
+  // element per row; each gathered line is then scanned alone, as the one-array call, and its outputs scattered
+  // back the same way. The group shrinks for long lines, so that its buffer stays within 4 MiB per thread.
+  const std::uint64_t fitting = (std::uint64_t{4} << 20) / (sizeof(T) * (lines.length == 0 ? 1 : lines.length));
+  const std::uint64_t group = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64 / sizeof(T), fitting));
+  const std::uint64_t groups = (lines.count + group - 1) / group;
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<T> line(lines.contiguous ? 0 : lines.length);
-#pragma omp for schedule(dynamic, 16)
-    for (std::uint64_t t = 0; t < lines.count; ++t) {
-      if (lines.contiguous) {
-        scan_array(a.data + t * lines.stride, lines.length, y.data() + t * out_line, opt.mode, false, single);
-      } else {
-        // A strided line is copied to a contiguous one first, and its outputs copied back out.
-        for (std::uint64_t i = 0; i < lines.length; ++i) line[i] = a.data[t + i * lines.stride];
-        scan_array(line.data(), lines.length, line.data(), opt.mode, false, single);
-        for (std::uint64_t i = 0; i < lines.length; ++i) y[t * out_line + i * out_step] = line[i];
+    std::vector<T> block(group * lines.length);
+#pragma omp for schedule(dynamic, 4)
+    for (std::uint64_t g = 0; g < groups; ++g) {
+      const std::uint64_t first = g * group;
+      const std::uint64_t width = std::min(group, lines.count - first);
+      for (std::uint64_t i = 0; i < lines.length; ++i) {
+        for (std::uint64_t b = 0; b < width; ++b) block[b * lines.length + i] = a.data[first + b + i * lines.stride];
+      }
+      for (std::uint64_t b = 0; b < width; ++b) {
+        T* line = block.data() + b * lines.length;
+        scan_array(line, lines.length, line, opt.mode, false, single);
+      }
+      for (std::uint64_t i = 0; i < lines.length; ++i) {
+        for (std::uint64_t b = 0; b < width; ++b) y[first + b + i * lines.count] = block[b * lines.length + i];
       }
     }
   }
