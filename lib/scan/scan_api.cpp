@@ -31,6 +31,11 @@ cpu::run_options checked(const options& opt, bool exclusive, call_shape s, const
                 to_string(element_type_of<In>()) + " (host arrays scan on the CPU; docs/scan.md)");
   }
   checked_mode<In>(opt.mode, op, b, s, what);
+  // This front door computes on the CPU only: were the catalogue to list a GPU scan (device memory, detred::cuda)
+  // before this door forwards host arrays to it, a host call asking for the GPU is refused, never run on the CPU.
+  if (b != backend::cpu) {
+    throw error(std::string(what) + ": backend " + to_string(b) + ": host arrays scan on the CPU (docs/scan.md)");
+  }
   cpu::resolve(opt.isa);  // an instruction set this CPU lacks is refused even where no kernel runs
   return {.threads = opt.threads, .instruction_set = opt.isa};
 }
