@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The catalogue against the library: every combination it declares runs, every other mode is refused with the one
 // message checked_mode gives. Host API on the CPU backend, for the call shapes array, segments, axis, by_key and
-// partial_state (the CUDA side is in tests/cuda, where a device runs it).
+// partial_state (the CUDA side is in tests/cuda, where a device runs it), the scans included.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -30,10 +30,54 @@ std::vector<T> values(std::size_t n) {
   return x;
 }
 
+/// The output type of a scan of T (detred/scan.hpp): float for 16-bit floats, int64 or uint64 for integers.
+template <class T>
+using scan_output_t = std::conditional_t<
+    std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>, float,
+    std::conditional_t<std::is_integral_v<T>, std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>, T>>;
+
+/// Calls the scan `op` over x in the call shape `s` (and, where the output type is the input's, in place too).
+template <class T>
+void call_scan(operation op, call_shape s, const std::vector<T>& data, const options& opt) {
+  using Out = scan_output_t<T>;
+  const bool exclusive = op == operation::exclusive_cumsum;
+  const std::span<const T> x(data);
+  std::vector<Out> y(data.size());
+  if (s == call_shape::array) {
+    exclusive ? exclusive_cumsum(x, std::span<Out>(y), opt) : cumsum(x, std::span<Out>(y), opt);
+    if constexpr (std::is_same_v<T, Out>) {
+      std::vector<T> z = data;
+      exclusive ? exclusive_cumsum(std::span<T>(z), opt) : cumsum(std::span<T>(z), opt);
+    }
+    return;
+  }
+  if (s == call_shape::segments) {
+    const std::vector<std::uint64_t> offsets = {0, 3, data.size()};
+    exclusive ? exclusive_cumsum(x, segments{offsets}, std::span<Out>(y), opt)
+              : cumsum(x, segments{offsets}, std::span<Out>(y), opt);
+    return;
+  }
+  if constexpr (std::is_same_v<Out, float> || std::is_same_v<Out, double>) {
+    if (s == call_shape::axis && !exclusive) {
+      if constexpr (std::is_same_v<T, Out>) {
+        return cumsum(matrix_view<T>{data.data(), 2, data.size() / 2, data.size() / 2}, 1, std::span<Out>(y), opt);
+      }
+    }
+    if (s == call_shape::partial_state && !exclusive) {
+      std::vector<scan_total<Out>> totals(order::leaf_count<Out>(data.size()));
+      cumsum_totals(x, std::span<scan_total<Out>>(totals), opt);
+      return cumsum_piece(x, std::span<const scan_total<Out>>(), std::span<Out>(y), opt);
+    }
+  }
+  FAIL() << "the catalogue has " << to_string(op) << " of " << to_string(element_type_of<T>()) << " in shape "
+         << to_string(s) << ", which the public API does not offer";
+}
+
 /// Calls `op` over x (and x as y for dot) through the public single-array API, in the call shape `s`.
 template <class T>
 void call(operation op, call_shape s, const std::vector<T>& data, const options& opt) {
   const std::span<const T> x(data);
+  if (catalogue::is_scan(op)) return call_scan(op, s, data, opt);
   if (s == call_shape::array) {
     switch (op) {
       case operation::sum:
@@ -67,6 +111,9 @@ void call(operation op, call_shape s, const std::vector<T>& data, const options&
           return;
         }
         break;
+      case operation::cumsum:
+      case operation::exclusive_cumsum:
+        break;  // call_scan
     }
     FAIL() << "the test has no call of " << to_string(op) << " of " << to_string(element_type_of<T>());
   }
@@ -163,6 +210,38 @@ TEST(Catalogue, AnOperationAnElementTypeLacksIsRefusedByPartialStates) {
   } catch (const error& e) {
     EXPECT_NE(std::string(e.what()).find("float16 elements have no nrm2"), std::string::npos) << e.what();
   }
+}
+
+TEST(Catalogue, ScansHaveNoPartialStateObjectAndNoGpuYet) {
+  const std::vector<double> x = values<double>(4);
+  std::vector<double> y(4);
+  try {
+    (void)partial_state::of(operation::cumsum, std::span<const double>(x), 0);
+    FAIL() << "a partial state of cumsum was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("cumsum has no partial state object"), std::string::npos) << e.what();
+  }
+  static_assert(!catalogue::has(operation::cumsum, element_type::float64, backend::cuda, call_shape::array));
+  try {
+    cumsum(std::span<const double>(x), std::span<double>(y), {.backend = backend::cuda});
+    FAIL() << "cumsum on backend cuda was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("detred::cumsum: backend cuda has no cumsum of float64"), std::string::npos)
+        << e.what();
+  }
+  try {
+    cumsum(std::span<const double>(x), std::span<double>(y), {.mode = mode::exact});
+    FAIL() << "an exact cumsum was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("detred::cumsum: mode exact is not available (cumsum of float64 has no "
+                                         "exact mode)"),
+              std::string::npos)
+        << e.what();
+  }
+  static_assert(catalogue::result_of(operation::cumsum, element_type::float16) == catalogue::result_kind::float32);
+  static_assert(catalogue::result_of(operation::exclusive_cumsum, element_type::uint32) ==
+                catalogue::result_kind::wide);
+  static_assert(catalogue::mode_rule_of(operation::cumsum, element_type::int64) == catalogue::mode_rule::exact);
 }
 
 TEST(Catalogue, RefusalsSayWhereTheModeIsAvailable) {

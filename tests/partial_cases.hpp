@@ -67,6 +67,9 @@ std::vector<std::byte> one_call_bits(operation op, mode m, std::span<const T> x,
         return bytes_of(detred::argmax(x, opt));
       case operation::stats:
         return bytes_of(detred::stats(x, opt));
+      case operation::cumsum:  // no partial state object (detred/scan.hpp has the scans' pieces)
+      case operation::exclusive_cumsum:
+        break;
     }
   }
   return {};

@@ -1,7 +1,7 @@
 ! SPDX-License-Identifier: BSD-3-Clause
 ! The Fortran module of detred: `use detred`, then deterministic reductions of real(4), real(8), integer(4) and
 ! integer(8) arrays of any rank: detred_sum, detred_dot, detred_asum, detred_nrm2, detred_min, detred_max,
-! detred_minloc, detred_maxloc, detred_stats.
+! detred_minloc, detred_maxloc, detred_stats; and the prefix sums detred_cumsum and detred_exclusive_cumsum.
 !
 !   use detred
 !   real(8) :: field(nx, ny, nz), s
@@ -23,7 +23,7 @@
 ! stop). Built on the C API (include/detred/detred.h) through iso_c_binding; docs/bindings.md.
 !
 ! The procedures live in one module per family (detred_sums.f90, detred_norms.f90, detred_selections.f90,
-! detred_statistics.f90) over the C API's declarations (detred_c_api.f90) and the shared calls (detred_calls.f90); this
+! detred_statistics.f90, detred_scans.f90) over the C API's declarations (detred_c_api.f90) and the shared calls (detred_calls.f90); this
 ! module gathers their public names.
 module detred
   use detred_c_api, only: DETRED_MODE_TREE, DETRED_MODE_COMPENSATED, DETRED_MODE_EXACT, DETRED_OK, DETRED_INVALID_ARGUMENT, &
@@ -34,6 +34,7 @@ module detred
   use detred_norms, only: detred_dot, detred_asum, detred_nrm2
   use detred_selections, only: detred_min, detred_max, detred_minloc, detred_maxloc
   use detred_statistics, only: detred_stats
+  use detred_scans, only: detred_cumsum, detred_exclusive_cumsum
   implicit none
   private
 
@@ -41,7 +42,7 @@ module detred
             DETRED_DEVICE_ERROR, DETRED_OUT_OF_MEMORY, DETRED_INTERNAL_ERROR, DETRED_OVERFLOW, DETRED_EMPTY
   public :: detred_statistics_r8, detred_statistics_r4
   public :: detred_sum, detred_reference_sum, detred_dot, detred_asum, detred_nrm2, detred_min, detred_max, &
-            detred_minloc, detred_maxloc, detred_stats
+            detred_minloc, detred_maxloc, detred_stats, detred_cumsum, detred_exclusive_cumsum
   public :: detred_last_error, detred_status_string, detred_order_version
 
 end module detred

@@ -92,6 +92,15 @@ module detred_c_api
   procedure(c_exact), bind(c, name="detred_argmax_i64"), public :: c_argmax_i64
   procedure(c_with_mode), bind(c, name="detred_stats_f64"), public :: c_stats_f64
   procedure(c_with_mode), bind(c, name="detred_stats_f32"), public :: c_stats_f32
+  ! The scans have the reductions' signatures, their last address being the output array.
+  procedure(c_with_mode), bind(c, name="detred_cumsum_f64"), public :: c_cumsum_f64
+  procedure(c_with_mode), bind(c, name="detred_cumsum_f32"), public :: c_cumsum_f32
+  procedure(c_exact), bind(c, name="detred_cumsum_i32"), public :: c_cumsum_i32
+  procedure(c_exact), bind(c, name="detred_cumsum_i64"), public :: c_cumsum_i64
+  procedure(c_with_mode), bind(c, name="detred_exclusive_cumsum_f64"), public :: c_exclusive_cumsum_f64
+  procedure(c_with_mode), bind(c, name="detred_exclusive_cumsum_f32"), public :: c_exclusive_cumsum_f32
+  procedure(c_exact), bind(c, name="detred_exclusive_cumsum_i32"), public :: c_exclusive_cumsum_i32
+  procedure(c_exact), bind(c, name="detred_exclusive_cumsum_i64"), public :: c_exclusive_cumsum_i64
 
   ! Functions of their own signature.
   interface

@@ -8,7 +8,7 @@ module detred_calls
   implicit none
   private
 
-  public :: with_mode, two_arrays_with_mode, exact, location, reference
+  public :: with_mode, two_arrays_with_mode, exact, location, reference, scan_with_mode, scan_exact
   public :: detred_last_error, detred_status_string, detred_order_version
 
 contains
@@ -52,6 +52,43 @@ contains
     if (assumed_size(n, status)) return
     call finish(c_function(x, n, threads_or_default(threads), result), status)
   end subroutine exact
+
+  ! c_function(x, n, mode, threads, y) of a floating-point scan: one output per element, so x (nx elements) and y
+  ! (ny) must have the same size (DETRED_INVALID_ARGUMENT otherwise, without a C call).
+  subroutine scan_with_mode(c_function, x, nx, y, ny, mode, threads, status)
+    procedure(c_with_mode) :: c_function
+    type(c_ptr), intent(in) :: x, y
+    integer(c_size_t), intent(in) :: nx, ny
+    integer, intent(in), optional :: mode, threads
+    integer, intent(out), optional :: status
+    if (.not. same_size(nx, ny, status)) return
+    call with_mode(c_function, x, nx, mode, threads, status, y)
+  end subroutine scan_with_mode
+
+  ! c_function(x, n, threads, y) of an exact integer scan, with scan_with_mode's size check.
+  subroutine scan_exact(c_function, x, nx, y, ny, threads, status)
+    procedure(c_exact) :: c_function
+    type(c_ptr), intent(in) :: x, y
+    integer(c_size_t), intent(in) :: nx, ny
+    integer, intent(in), optional :: threads
+    integer, intent(out), optional :: status
+    if (.not. same_size(nx, ny, status)) return
+    call exact(c_function, x, nx, threads, status, y)
+  end subroutine scan_exact
+
+  ! True when x and y of a scan have sizes nx and ny that are known and equal; refuses them otherwise.
+  logical function same_size(nx, ny, status)
+    integer(c_size_t), intent(in) :: nx, ny
+    integer, intent(out), optional :: status
+    same_size = .false.
+    if (assumed_size(nx, status)) return
+    if (assumed_size(ny, status)) return
+    if (nx /= ny) then
+      call refuse("x and y differ in size: a scan writes one output per element of x", status)
+      return
+    end if
+    same_size = .true.
+  end function same_size
 
   ! The 1-based position in array element order that c_function (argmin or argmax: a 0-based index) selects, or 0 on
   ! failure (as minloc gives 0 for an empty array).

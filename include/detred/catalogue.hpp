@@ -23,8 +23,9 @@
 
 namespace detred {
 
-/// The reductions: every operation of the single-array API.
-enum class operation : std::uint8_t { sum, dot, asum, nrm2, min, max, argmin, argmax, stats };
+/// The reductions of the single-array API, then the scans (detred/scan.hpp: one output per element). The codes are
+/// stored in partial states' headers: new operations go at the end.
+enum class operation : std::uint8_t { sum, dot, asum, nrm2, min, max, argmin, argmax, stats, cumsum, exclusive_cumsum };
 
 /// The element types of the arrays a reduction reads, as stored.
 enum class element_type : std::uint8_t { float64, float32, float16, bfloat16, int32, int64, uint32, uint64 };
@@ -35,7 +36,8 @@ enum class call_shape : std::uint8_t {
   segments,       ///< the segments of an array, CSR offsets (detred/batched.hpp)
   axis,           ///< the rows or the columns of a matrix (detred/batched.hpp)
   by_key,         ///< values grouped by key: scatter-add (detred/batched.hpp)
-  partial_state,  ///< pieces reduced apart, merged anywhere: streaming, MPI (detred/partial.hpp, detred/mpi.hpp)
+  partial_state,  ///< pieces reduced apart, merged anywhere: streaming, MPI (detred/partial.hpp, detred/mpi.hpp);
+                  ///< for cumsum, the pieces' leaf totals (cumsum_totals, cumsum_piece in detred/scan.hpp)
   pieces,         ///< one array spread over several GPUs or streams (cuda::sum(pieces))
 };
 
@@ -94,9 +96,17 @@ constexpr decltype(auto) with_type(element_type t, F&& f) {
 
 namespace catalogue {
 
-inline constexpr std::array operations = {operation::sum,    operation::dot,    operation::asum,
-                                          operation::nrm2,   operation::min,    operation::max,
-                                          operation::argmin, operation::argmax, operation::stats};
+inline constexpr std::array operations = {operation::sum,
+                                          operation::dot,
+                                          operation::asum,
+                                          operation::nrm2,
+                                          operation::min,
+                                          operation::max,
+                                          operation::argmin,
+                                          operation::argmax,
+                                          operation::stats,
+                                          operation::cumsum,
+                                          operation::exclusive_cumsum};
 inline constexpr std::array element_types = {element_type::float64,  element_type::float32, element_type::float16,
                                              element_type::bfloat16, element_type::int32,   element_type::int64,
                                              element_type::uint32,   element_type::uint64};
@@ -186,6 +196,13 @@ inline constexpr std::array entries = {
   entry{operation::argmax, floats | integers,   of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::stats,  floats,              of(call_shape::array, call_shape::segments, call_shape::axis, call_shape::by_key), both_backends, of(mode::tree)},
   entry{operation::stats,  floats,              of(call_shape::partial_state),                           cpu_only,      of(mode::tree)},
+  // The scans (detred/scan.hpp), on the CPU: exact mode is refused for floating point (docs/scan.md says why);
+  // integer scans are exact in every mode. In place is the array shape with the output the input.
+  entry{operation::cumsum, floats | halves,     of(call_shape::array, call_shape::segments, call_shape::partial_state), cpu_only, rounding_modes},
+  entry{operation::cumsum, floats,              of(call_shape::axis),                                    cpu_only,      rounding_modes},
+  entry{operation::cumsum, integers,            of(call_shape::array, call_shape::segments),             cpu_only,      every_mode},
+  entry{operation::exclusive_cumsum, floats | halves, of(call_shape::array, call_shape::segments),       cpu_only,      rounding_modes},
+  entry{operation::exclusive_cumsum, integers,  of(call_shape::array, call_shape::segments),             cpu_only,      every_mode},
 };
 // clang-format on
 
@@ -218,15 +235,16 @@ constexpr mode_rule mode_rule_of(operation op, element_type t) {
   if (op == operation::stats) return mode_rule::tree_only;
   const bool selection =
       op == operation::min || op == operation::max || op == operation::argmin || op == operation::argmax;
-  if (selection || (op == operation::sum && in(integers, t))) return mode_rule::exact;
+  const bool sums = op == operation::sum || op == operation::cumsum || op == operation::exclusive_cumsum;
+  if (selection || (sums && in(integers, t))) return mode_rule::exact;
   return mode_rule::chosen;
 }
 
-/// How the result of `op` over elements of `t` is typed.
+/// How the result of `op` over elements of `t` is typed (for the scans: each output).
 enum class result_kind : std::uint8_t {
-  element,     ///< the element type itself (min, max; sum, dot, asum, nrm2 of float and double)
-  float32,     ///< float: the sums and dot products of 16-bit floats
-  wide,        ///< int64 or uint64 (the signedness of the elements): integer sums
+  element,     ///< the element type itself (min, max; sum, dot, asum, nrm2, cumsum of float and double)
+  float32,     ///< float: the sums, dot products and scans of 16-bit floats
+  wide,        ///< int64 or uint64 (the signedness of the elements): integer sums and scans
   index,       ///< uint64: argmin and argmax
   statistics,  ///< statistics<T>: stats
 };
@@ -234,13 +252,17 @@ enum class result_kind : std::uint8_t {
 constexpr result_kind result_of(operation op, element_type t) {
   if (op == operation::argmin || op == operation::argmax) return result_kind::index;
   if (op == operation::stats) return result_kind::statistics;
-  if (op == operation::sum && in(integers, t)) return result_kind::wide;
+  const bool sums = op == operation::sum || op == operation::cumsum || op == operation::exclusive_cumsum;
+  if (sums && in(integers, t)) return result_kind::wide;
   if (in(halves, t)) return result_kind::float32;
   return result_kind::element;
 }
 
 /// Number of input arrays of `op`: 2 for dot (x and y), 1 otherwise.
 constexpr unsigned arity(operation op) { return op == operation::dot ? 2 : 1; }
+
+/// True for the scans, whose result is an array of the input's length (one output per element), not one value.
+constexpr bool is_scan(operation op) { return op == operation::cumsum || op == operation::exclusive_cumsum; }
 
 }  // namespace catalogue
 }  // namespace detred

@@ -6,10 +6,10 @@
  *   if (detred_sum_f64(x, n, DETRED_MODE_TREE, 0, &s) != DETRED_OK) fprintf(stderr, "%s\n", detred_last_error());
  *
  * Every operation of the C++ library: sums (float, double, 16-bit floats, exact integer sums), dot, asum, nrm2, min,
- * max, argmin, argmax and summary statistics. Names end in the element type: _f64 double, _f32 float, _f16 IEEE
- * binary16 and _bf16 bfloat16 (both as their bits in uint16_t, computed in float), _i32, _i64, _u32, _u64. The result
- * bits are those of the C++ library: they depend only on n and the values, never on the thread count, the
- * instruction set or the machine.
+ * max, argmin, argmax, summary statistics and prefix sums (cumsum). Names end in the element type: _f64 double, _f32
+ * float, _f16 IEEE binary16 and _bf16 bfloat16 (both as their bits in uint16_t, computed in float), _i32, _i64, _u32,
+ * _u64. The result bits are those of the C++ library: they depend only on n and the values, never on the thread count,
+ * the instruction set or the machine.
  *
  * Errors: every function returns a detred_status. On anything but DETRED_OK the output is left unchanged and
  * detred_last_error() returns a sentence saying which argument or operation failed. No C++ exception ever leaves
@@ -39,7 +39,7 @@ extern "C" {
 
 /* Version of this C interface: the major number changes only with an incompatible change (see above). */
 #define DETRED_C_API_VERSION_MAJOR 1
-#define DETRED_C_API_VERSION_MINOR 1
+#define DETRED_C_API_VERSION_MINOR 2
 
 /* What a call returned. The values are fixed: new codes may be added, none is renumbered. */
 typedef enum detred_status {
@@ -178,6 +178,35 @@ DETRED_C_EXPORT detred_status detred_stats_f32(const float* x, size_t n, detred_
  * fast path returns its bits; tests compare against it. */
 DETRED_C_EXPORT detred_status detred_reference_sum_f64(const double* x, size_t n, detred_mode mode, double* result);
 DETRED_C_EXPORT detred_status detred_reference_sum_f32(const float* x, size_t n, detred_mode mode, float* result);
+
+/* ---- Scans (detred::cumsum, docs/scan.md): y[i] = x[0] + ... + x[i] (cumsum) or x[0] + ... + x[i-1]
+ * (exclusive_cumsum, y[0] the empty sum: -0.0, or 0 for integers), each output's bits fixed by i and x[0..i] alone (the
+ * scan order), never by n, the thread count or the machine. y holds n elements; it may be x itself (in place) where
+ * both have one type
+ * (_f64, _f32, _i64, _u64), but may not overlap x otherwise. mode: tree or compensated (DETRED_MODE_EXACT gives
+ * DETRED_INVALID_ARGUMENT). 16-bit floats are widened to float and scanned in float; integers exactly, into int64
+ * (uint64), DETRED_OVERFLOW for an output that does not fit (y is then left unchanged: the integer scans go through a
+ * scratch buffer of n outputs). */
+DETRED_C_EXPORT detred_status detred_cumsum_f64(const double* x, size_t n, detred_mode mode, int threads, double* y);
+DETRED_C_EXPORT detred_status detred_cumsum_f32(const float* x, size_t n, detred_mode mode, int threads, float* y);
+DETRED_C_EXPORT detred_status detred_cumsum_f16(const uint16_t* x, size_t n, detred_mode mode, int threads, float* y);
+DETRED_C_EXPORT detred_status detred_cumsum_bf16(const uint16_t* x, size_t n, detred_mode mode, int threads, float* y);
+DETRED_C_EXPORT detred_status detred_cumsum_i32(const int32_t* x, size_t n, int threads, int64_t* y);
+DETRED_C_EXPORT detred_status detred_cumsum_i64(const int64_t* x, size_t n, int threads, int64_t* y);
+DETRED_C_EXPORT detred_status detred_cumsum_u32(const uint32_t* x, size_t n, int threads, uint64_t* y);
+DETRED_C_EXPORT detred_status detred_cumsum_u64(const uint64_t* x, size_t n, int threads, uint64_t* y);
+DETRED_C_EXPORT detred_status detred_exclusive_cumsum_f64(const double* x, size_t n, detred_mode mode, int threads,
+                                                          double* y);
+DETRED_C_EXPORT detred_status detred_exclusive_cumsum_f32(const float* x, size_t n, detred_mode mode, int threads,
+                                                          float* y);
+DETRED_C_EXPORT detred_status detred_exclusive_cumsum_f16(const uint16_t* x, size_t n, detred_mode mode, int threads,
+                                                          float* y);
+DETRED_C_EXPORT detred_status detred_exclusive_cumsum_bf16(const uint16_t* x, size_t n, detred_mode mode, int threads,
+                                                           float* y);
+DETRED_C_EXPORT detred_status detred_exclusive_cumsum_i32(const int32_t* x, size_t n, int threads, int64_t* y);
+DETRED_C_EXPORT detred_status detred_exclusive_cumsum_i64(const int64_t* x, size_t n, int threads, int64_t* y);
+DETRED_C_EXPORT detred_status detred_exclusive_cumsum_u32(const uint32_t* x, size_t n, int threads, uint64_t* y);
+DETRED_C_EXPORT detred_status detred_exclusive_cumsum_u64(const uint64_t* x, size_t n, int threads, uint64_t* y);
 
 /* ---- Error bounds (detred::bound<T>). */
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // From C arguments to a C++ call: arrays as spans of the library's element types, the options, and the result stored
 // only on success; and one macro per signature of detred.h, so that each exported function is one line of a table
-// (sums.cpp, dot.cpp, norms.cpp, selections.cpp, stats.cpp). docs/bindings.md says how to add an operation.
+// (sums.cpp, dot.cpp, norms.cpp, selections.cpp, stats.cpp, scans.cpp). docs/bindings.md says how to add an operation.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
+#include <vector>
 
 #include "boundary.hpp"
 #include "detred/detred.h"
@@ -23,6 +25,13 @@ std::span<const E> elements(const C* p, std::size_t n,
   static_assert(sizeof(E) == sizeof(C) && alignof(E) == alignof(C), "E must have the layout of C");
   if (n > 0 && p == nullptr) throw rejected{DETRED_INVALID_ARGUMENT, if_null};
   return {reinterpret_cast<const E*>(p), n};
+}
+
+/// y[0..n) as the output span of a scan; `y` may be null only when n == 0.
+template <class R>
+std::span<R> outputs(R* y, std::size_t n) {
+  if (n > 0 && y == nullptr) throw rejected{DETRED_INVALID_ARGUMENT, "y is NULL but n > 0: pass the output array"};
+  return {y, n};
 }
 
 /// The C++ options of a call: the mode (rejected if it names none) and the thread count (checked by the library).
@@ -83,6 +92,27 @@ detred_status into(R* result, Compute&& compute) noexcept {
   extern "C" detred_status function(const C* x, size_t n, int threads, R* result) {    \
     using namespace detred::c_api;                                                     \
     return into(result, [&] { return call(elements<C>(x, n), options_of(threads)); }); \
+  }
+
+/// function(const C* x, size_t n, detred_mode mode, int threads, R* y): the floating-point scans, written straight
+/// into y (every check the library makes comes before its first write).
+#define DETRED_C_SCAN_WITH_MODE(function, call, C, E, R)                                         \
+  extern "C" detred_status function(const C* x, size_t n, detred_mode mode, int threads, R* y) { \
+    using namespace detred::c_api;                                                               \
+    return guarded([&] { call(elements<E>(x, n), outputs(y, n), options_of(mode, threads)); });  \
+  }
+
+/// function(const C* x, size_t n, int threads, R* y): the exact integer scans, through a scratch buffer so that an
+/// output that does not fit (DETRED_OVERFLOW) leaves y as it was.
+#define DETRED_C_SCAN_EXACT(function, call, C, R)                              \
+  extern "C" detred_status function(const C* x, size_t n, int threads, R* y) { \
+    using namespace detred::c_api;                                             \
+    return guarded([&] {                                                       \
+      const std::span<R> out = outputs(y, n);                                  \
+      std::vector<R> scratch(n);                                               \
+      call(elements<C>(x, n), std::span<R>(scratch), options_of(threads));     \
+      std::copy(scratch.begin(), scratch.end(), out.begin());                  \
+    });                                                                        \
   }
 
 /// function(const C* x, size_t n, int threads, R* result) of a selection: DETRED_EMPTY for n == 0.

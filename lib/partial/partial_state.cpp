@@ -38,6 +38,11 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, element_ty
 template <class T>
 std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const options& opt) {
   const element_type t = element_type_of<T>();
+  if (catalogue::is_scan(op)) {
+    // A scan's pieces exchange leaf totals, not a state: the catalogue's partial_state shape of cumsum is those.
+    throw error(std::string("partial_state: ") + to_string(op) +
+                " has no partial state object (split scans use detred::cumsum_totals and cumsum_piece; docs/scan.md)");
+  }
   if (!catalogue::has(op, t)) {
     throw error(std::string("partial_state: ") + to_string(t) + " elements have no " + to_string(op));
   }

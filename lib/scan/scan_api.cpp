@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The front door of the scans: argument checks, then the CPU scan engine (floating point) or the exact integer scan.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -9,6 +10,7 @@
 #include "core/batch_checks.hpp"
 #include "core/validate.hpp"
 #include "cpu/isa_selection.hpp"
+#include "detred/catalogue.hpp"
 #include "detred/scan.hpp"
 #include "scan_backend.hpp"
 
@@ -17,14 +19,22 @@ namespace {
 
 const char* name_of(bool exclusive) { return exclusive ? "detred::exclusive_cumsum" : "detred::cumsum"; }
 
-/// The run options of a scan, after the checks every scan shares.
-cpu::run_options checked(const options& opt, bool floating, const char* what) {
+/// The run options of a scan of In elements in call shape s, after the checks every scan shares: the mode and the
+/// backend as the catalogue has them (detred/catalogue.hpp; the one refusal of a mode is checked_mode's).
+template <class In>
+cpu::run_options checked(const options& opt, bool exclusive, call_shape s, const char* what) {
   validate(opt);
-  if (floating && opt.mode == mode::exact) {
-    throw error(std::string(what) + ": mode exact is not available for scans (tree or compensated; docs/scan.md)");
+  const operation op = exclusive ? operation::exclusive_cumsum : operation::cumsum;
+  const backend b = backend_of(opt);
+  if (!catalogue::has(op, element_type_of<In>(), b, s)) {
+    throw error(std::string(what) + ": backend " + to_string(b) + " has no " + to_string(op) + " of " +
+                to_string(element_type_of<In>()) + " (host arrays scan on the CPU; docs/scan.md)");
   }
-  if (opt.backend == backend::cuda) {
-    throw error(std::string(what) + ": backend cuda has no scan yet (host arrays scan on the CPU; docs/scan.md)");
+  checked_mode<In>(opt.mode, op, b, s, what);
+  // This front door computes on the CPU only: were the catalogue to list a GPU scan (device memory, detred::cuda)
+  // before this door forwards host arrays to it, a host call asking for the GPU is refused, never run on the CPU.
+  if (b != backend::cpu) {
+    throw error(std::string(what) + ": backend " + to_string(b) + ": host arrays scan on the CPU (docs/scan.md)");
   }
   cpu::resolve(opt.isa);  // an instruction set this CPU lacks is refused even where no kernel runs
   return {.threads = opt.threads, .instruction_set = opt.isa};
@@ -72,7 +82,7 @@ void scan_array(const In* x, std::uint64_t n, Out* y, mode m, bool exclusive, co
 template <class In, class Out>
 void scan_checked(std::span<const In> x, std::span<Out> y, const options& opt, bool exclusive) {
   const char* what = name_of(exclusive);
-  const cpu::run_options how = checked(opt, !std::is_integral_v<In>, what);
+  const cpu::run_options how = checked<In>(opt, exclusive, call_shape::array, what);
   check_buffers(x.data(), x.size(), y.data(), y.size(), what);
   scan_array(x.data(), x.size(), y.data(), opt.mode, exclusive, how);
 }
@@ -80,7 +90,7 @@ void scan_checked(std::span<const In> x, std::span<Out> y, const options& opt, b
 template <class In, class Out>
 void scan_segments(std::span<const In> x, segments s, std::span<Out> y, const options& opt, bool exclusive) {
   const char* what = name_of(exclusive);
-  const cpu::run_options how = checked(opt, !std::is_integral_v<In>, what);
+  const cpu::run_options how = checked<In>(opt, exclusive, call_shape::segments, what);
   check_buffers(x.data(), x.size(), y.data(), y.size(), what);
   validate_segments(s, x.size(), s.offsets.empty() ? 0 : s.offsets.size() - 1, what);
   const std::uint64_t count = s.offsets.size() - 1;
@@ -105,7 +115,7 @@ void scan_segments(std::span<const In> x, segments s, std::span<Out> y, const op
 template <class T>
 void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   const char* what = "detred::cumsum";
-  const cpu::run_options how = checked(opt, true, what);
+  const cpu::run_options how = checked<T>(opt, false, call_shape::axis, what);
   const axis_lines lines = lines_of(a, axis, axis == 0 ? a.cols : a.rows, "cumsum");
   const std::uint64_t total = a.rows * a.cols;
   if (y.size() != total) {
@@ -117,24 +127,41 @@ void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   if (!(packed && static_cast<const void*>(a.data) == static_cast<const void*>(y.data()))) {
     check_overlap(a.data, extent_of(a), y.data(), y.size(), what);
   }
-  // In y (packed), line t's element i lies at t * out_line + i * out_step.
-  const std::uint64_t out_line = lines.contiguous ? lines.length : 1;
-  const std::uint64_t out_step = lines.contiguous ? 1 : lines.count;
   const int threads = cpu::thread_count(opt.threads);
   cpu::run_options single = how;
   single.threads = 1;
+  if (lines.contiguous) {
+    // Each line is a contiguous run, and so is its place in y (packed): line t's outputs start at t * length.
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+    for (std::uint64_t t = 0; t < lines.count; ++t) {
+      scan_array(a.data + t * lines.stride, lines.length, y.data() + t * lines.length, opt.mode, false, single);
+    }
+    return;
+  }
+  // Lines of elements `stride` apart (the columns of a row-major matrix): element i of line t is a.data[t + i *
+  // stride], and y[t + i * count]. Neighbouring lines are gathered together into contiguous lines, a group at a time,
+  // so that each row of the group is one run of consecutive elements (a cache line of doubles) rather than one
+  // element per row; each gathered line is then scanned alone, as the one-array call, and its outputs scattered
+  // back the same way. The group shrinks for long lines, so that its buffer stays within 4 MiB per thread.
+  const std::uint64_t fitting = (std::uint64_t{4} << 20) / (sizeof(T) * (lines.length == 0 ? 1 : lines.length));
+  const std::uint64_t group = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64 / sizeof(T), fitting));
+  const std::uint64_t groups = (lines.count + group - 1) / group;
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<T> line(lines.contiguous ? 0 : lines.length);
-#pragma omp for schedule(dynamic, 16)
-    for (std::uint64_t t = 0; t < lines.count; ++t) {
-      if (lines.contiguous) {
-        scan_array(a.data + t * lines.stride, lines.length, y.data() + t * out_line, opt.mode, false, single);
-      } else {
-        // A strided line is copied to a contiguous one first, and its outputs copied back out.
-        for (std::uint64_t i = 0; i < lines.length; ++i) line[i] = a.data[t + i * lines.stride];
-        scan_array(line.data(), lines.length, line.data(), opt.mode, false, single);
-        for (std::uint64_t i = 0; i < lines.length; ++i) y[t * out_line + i * out_step] = line[i];
+    std::vector<T> block(group * lines.length);
+#pragma omp for schedule(dynamic, 4)
+    for (std::uint64_t g = 0; g < groups; ++g) {
+      const std::uint64_t first = g * group;
+      const std::uint64_t width = std::min(group, lines.count - first);
+      for (std::uint64_t i = 0; i < lines.length; ++i) {
+        for (std::uint64_t b = 0; b < width; ++b) block[b * lines.length + i] = a.data[first + b + i * lines.stride];
+      }
+      for (std::uint64_t b = 0; b < width; ++b) {
+        T* line = block.data() + b * lines.length;
+        scan_array(line, lines.length, line, opt.mode, false, single);
+      }
+      for (std::uint64_t i = 0; i < lines.length; ++i) {
+        for (std::uint64_t b = 0; b < width; ++b) y[first + b + i * lines.count] = block[b * lines.length + i];
       }
     }
   }
@@ -160,7 +187,7 @@ scan_total<T> total_of(const typename Op::state& s) {
 template <class In, class T>
 void totals_checked(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt) {
   const char* what = "detred::cumsum_totals";
-  const cpu::run_options how = checked(opt, true, what);
+  const cpu::run_options how = checked<In>(opt, false, call_shape::partial_state, what);
   const std::uint64_t m = order::leaf_count<T>(piece.size());
   if (totals.size() != m) {
     throw error(std::string(what) + ": the totals span holds " + std::to_string(totals.size()) + " entries, the " +
@@ -182,7 +209,7 @@ template <class In, class T>
 void piece_checked(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,
                    const options& opt) {
   const char* what = "detred::cumsum_piece";
-  const cpu::run_options how = checked(opt, true, what);
+  const cpu::run_options how = checked<In>(opt, false, call_shape::partial_state, what);
   check_buffers(piece.data(), piece.size(), y.data(), y.size(), what);
   const auto run = [&]<class Op>() {
     std::vector<typename Op::state> states(before.size());
@@ -249,7 +276,7 @@ void cumsum(matrix_view<float> a, int axis, std::span<float> y, const options& o
 
 template <class T>
 scan_bound cumsum_bound(std::uint64_t i, mode m) {
-  if (validated(m) == mode::exact) throw error("detred::cumsum_bound: mode exact is not available for scans");
+  checked_mode<T>(m, operation::cumsum, backend::cpu, call_shape::array, "detred::cumsum_bound");
   const std::uint64_t n = i + 1;  // output i is an output of every array of at least i + 1 elements
   const int d = order::scan_depth<T>(n);
   const double u = order::unit_roundoff<T>;
@@ -266,9 +293,7 @@ namespace {
 template <class In, class Out>
 void reference_cumsum(std::span<const In> x, std::span<Out> y, mode m) {
   check_buffers(x.data(), x.size(), y.data(), y.size(), "detred::reference::cumsum");
-  if (validated(m) == mode::exact) {
-    throw error("detred::reference::cumsum: mode exact is not available (scans have tree and compensated mode)");
-  }
+  checked_mode<In>(m, operation::cumsum, backend::cpu, call_shape::array, "detred::reference::cumsum");
   if (m == mode::compensated) {
     order::reference_scan<order::scan_op<In, order::compensated_sums>>(x.data(), x.size(), y.data());
   } else {

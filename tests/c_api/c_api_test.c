@@ -15,6 +15,7 @@
 
 /* Every other operation: operations_test.c. */
 void check_operations(void);
+void check_scans(void);
 
 static void check_sums(size_t n) {
   double* x = allocate(n, sizeof *x);
@@ -137,6 +138,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) check_sums(sizes[i]);
   check_special_values();
   check_operations();
+  check_scans();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -10,6 +10,7 @@
 #include "detred/extrema.hpp"
 #include "detred/norms.hpp"
 #include "detred/number_types.hpp"
+#include "detred/scan.hpp"
 #include "detred/stats.hpp"
 #include "detred/sum.hpp"
 
@@ -115,5 +116,26 @@ CXX_SELECTIONS(i32, int32_t)
 CXX_SELECTIONS(i64, int64_t)
 CXX_SELECTIONS(u32, uint32_t)
 CXX_SELECTIONS(u64, uint64_t)
+
+// One thread, in tree mode for the integers (which no mode changes).
+#define CXX_SCAN(suffix, C, E, R)                                                                          \
+  int cxx_scan_##suffix(const C* x, size_t n, int mode, int exclusive, R* y) {                             \
+    try {                                                                                                  \
+      const detred::options opt{.mode = mode_of(mode), .threads = 1};                                      \
+      const std::span<R> out(y, n);                                                                        \
+      exclusive ? detred::exclusive_cumsum(as<E>(x, n), out, opt) : detred::cumsum(as<E>(x, n), out, opt); \
+      return 0;                                                                                            \
+    } catch (const detred::error&) {                                                                       \
+      return 1;                                                                                            \
+    }                                                                                                      \
+  }
+CXX_SCAN(f64, double, double, double)
+CXX_SCAN(f32, float, float, float)
+CXX_SCAN(f16, uint16_t, detred::float16, float)
+CXX_SCAN(bf16, uint16_t, detred::bfloat16, float)
+CXX_SCAN(i32, int32_t, int32_t, int64_t)
+CXX_SCAN(i64, int64_t, int64_t, int64_t)
+CXX_SCAN(u32, uint32_t, uint32_t, uint64_t)
+CXX_SCAN(u64, uint64_t, uint64_t, uint64_t)
 
 }  // extern "C"

@@ -41,6 +41,18 @@ int cxx_op_sum_i64(const int64_t* x, size_t n, int64_t* result);
 int cxx_op_sum_u32(const uint32_t* x, size_t n, uint64_t* result);
 int cxx_op_sum_u64(const uint64_t* x, size_t n, uint64_t* result);
 
+/* Scans into y (n outputs): exclusive 0 or 1; mode as above (ignored for integers). */
+#define DETRED_CXX_SCAN(suffix, C, R) int cxx_scan_##suffix(const C* x, size_t n, int mode, int exclusive, R* y);
+DETRED_CXX_SCAN(f64, double, double)
+DETRED_CXX_SCAN(f32, float, float)
+DETRED_CXX_SCAN(f16, uint16_t, float)
+DETRED_CXX_SCAN(bf16, uint16_t, float)
+DETRED_CXX_SCAN(i32, int32_t, int64_t)
+DETRED_CXX_SCAN(i64, int64_t, int64_t)
+DETRED_CXX_SCAN(u32, uint32_t, uint64_t)
+DETRED_CXX_SCAN(u64, uint64_t, uint64_t)
+#undef DETRED_CXX_SCAN
+
 #define DETRED_CXX_SELECTIONS(suffix, C)                              \
   int cxx_op_min_##suffix(const C* x, size_t n, C* result);           \
   int cxx_op_max_##suffix(const C* x, size_t n, C* result);           \

@@ -2,7 +2,8 @@
 ! The Fortran module's operations other than the float sum: each generic for every kind against what Fortran's own
 ! intrinsics give where the answer is exact (integer sums, min, max, minloc, maxloc on data without NaN or signed
 ! zeros), against the identities that tie them to detred_sum (dot with ones, asum, the sum and mean of stats), and
-! against norm2 within rounding; every rank as its storage order, sections, thread counts; the rules that differ
+! against norm2 within rounding; the scans (detred_cumsum, detred_exclusive_cumsum) against themselves on prefixes
+! and thread counts and exactly for integers; every rank as its storage order, sections, thread counts; the rules that differ
 ! from the intrinsics (NaN, -0.0, 1-based positions) and the status of failing calls. Prints one line per failed
 ! check and a closing "N passed, N failed" line; stops with a nonzero code if any check failed.
 program operations_test
@@ -36,7 +37,11 @@ program operations_test
   do mode = DETRED_MODE_TREE, DETRED_MODE_COMPENSATED
     call products_and_norms()
   end do
+  do mode = DETRED_MODE_TREE, DETRED_MODE_COMPENSATED
+    call scans()
+  end do
   mode = -1
+  call integer_scans()
   call statistics()
   call rules()
   call errors()
@@ -207,6 +212,77 @@ contains
     s = detred_stats(a, threads=threads)
     v = s%variance
   end function detred_stats_variance
+
+  ! detred_cumsum and detred_exclusive_cumsum of real(8) and real(4): the same bits for every thread count, each
+  ! output the last output of the scan of its prefix alone, the exclusive outputs the inclusive ones shifted by one,
+  ! rank 2 as its storage order, and close to the intrinsic sum.
+  subroutine scans()
+    real(real64), allocatable :: c(:), c2(:), part(:), e(:), x2(:, :), c2d(:, :)
+    real(real32), allocatable :: cf(:), ef(:)
+    integer :: i
+    integer, parameter :: prefixes(6) = [1, 2, 2047, 2048, 2049, 4099]
+    allocate (c(n1), c2(n1), e(n1), cf(n1), ef(n1), c2d(100, 80))
+    call detred_cumsum(x, c, mode=mode)
+    do threads = 1, 3
+      call detred_cumsum(x, c2, mode=mode, threads=threads)
+      call check(all(transfer(c2, [0_int64]) == transfer(c, [0_int64])), "cumsum: the same bits on every thread count")
+    end do
+    do i = 1, size(prefixes)
+      allocate (part(prefixes(i)))
+      call detred_cumsum(x(1:prefixes(i)), part, mode=mode)
+      call check(same8(part(prefixes(i)), c(prefixes(i))), "cumsum: an output is that of its prefix alone")
+      deallocate (part)
+    end do
+    call check(abs(c(n1) - sum(x)) <= 1e-12_real64 * sum(abs(x)), "cumsum close to the intrinsic sum")
+    call detred_exclusive_cumsum(x, e, mode=mode)
+    call check(transfer(e(1), 0_int64) == transfer(-0.0_real64, 0_int64), "exclusive_cumsum starts at -0.0")
+    call check(all(transfer(e(2:), [0_int64]) == transfer(c(:n1 - 1), [0_int64])), "exclusive: cumsum shifted by one")
+    x2 = reshape(x(1:8000), [100, 80])
+    call detred_cumsum(x2, c2d, mode=mode)
+    allocate (part(8000))
+    call detred_cumsum(x(1:8000), part, mode=mode)
+    call check(all(transfer(reshape(c2d, [8000]), [0_int64]) == transfer(part, [0_int64])), "rank 2: storage order")
+    call detred_cumsum(f, cf, mode=mode, threads=2)
+    call detred_exclusive_cumsum(f, ef, mode=mode)
+    call check(all(transfer(ef(2:), [0_int32]) == transfer(cf(:n1 - 1), [0_int32])), "real(4) cumsum and exclusive")
+    call check(abs(cf(n1) - sum(real(f, real64))) <= 1e-4_real64 * sum(abs(real(f, real64))), "real(4) cumsum close")
+    deallocate (c, c2, part, e, cf, ef, x2, c2d)
+  end subroutine scans
+
+  ! Integer scans: exact, into integer(8); DETRED_OVERFLOW leaves y as it was; sizes must agree; exact mode refused.
+  subroutine integer_scans()
+    integer(int64), allocatable :: c(:), e(:)
+    integer(int64) :: running, big(3), out(3)
+    real(real64) :: r(3)
+    integer :: i
+    logical :: exact
+    allocate (c(n1), e(n1))
+    call detred_cumsum(i4, c, threads=2)
+    call detred_exclusive_cumsum(i8, e)
+    exact = .true.
+    running = 0
+    do i = 1, n1
+      if (e(i) /= running) exact = .false.
+      running = running + i8(i)
+    end do
+    call check(exact, "integer(8) exclusive_cumsum is exact")
+    exact = .true.
+    running = 0
+    do i = 1, n1
+      running = running + i4(i)
+      if (c(i) /= running) exact = .false.
+    end do
+    call check(exact, "integer(4) cumsum is exact, as integer(8)")
+    big = [huge(0_int64), 1_int64, 2_int64]
+    out = 7
+    call detred_cumsum(big, out, status=status)
+    call check(status == DETRED_OVERFLOW .and. all(out == 7), "integer(8) cumsum that does not fit: y unchanged")
+    call detred_cumsum(i4, c(1:10), status=status)
+    call check(status == DETRED_INVALID_ARGUMENT, "cumsum: x and y of different sizes")
+    call detred_cumsum(x(1:3), r, mode=DETRED_MODE_EXACT, status=status)
+    call check(status == DETRED_INVALID_ARGUMENT, "cumsum: exact mode refused")
+    deallocate (c, e)
+  end subroutine integer_scans
 
   logical function same8(a, b)
     real(real64), intent(in) :: a, b

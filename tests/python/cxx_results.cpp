@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The C++ library's results, for the pytest suite to compare the Python module with bit for bit (the module calls the
 // same library, so this checks what lies between: dtypes, layouts, axes, result conversion). Reads requests from
-// standard input, one a line: "OP TYPE MODE FILE [FILE2]", with OP sum, dot, asum, nrm2, min, max, argmin, argmax or
-// stats, TYPE f64, f32, f16, bf16, i32, i64, u32 or u64, MODE tree or compensated, FILE the elements' raw bytes.
-// Answers each on one line: the hex of the result's bytes as C++ holds it (statistics: count, then the members in
-// order), or "error: " and the message. One thread: the library's bits never depend on it.
+// standard input, one a line: "OP TYPE MODE FILE [FILE2]", with OP sum, dot, asum, nrm2, min, max, argmin, argmax,
+// stats, cumsum or exclusive_cumsum (whose answer is every output's bytes in order), TYPE f64, f32, f16, bf16, i32,
+// i64, u32 or u64, MODE tree or compensated, FILE the elements' raw bytes. Answers each on one line: the hex of the
+// result's bytes as C++ holds it (statistics: count, then the members in order), or "error: " and the message. One
+// thread: the library's bits never depend on it.
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "detred/detred.hpp"
@@ -48,6 +50,20 @@ std::string hex(const detred::statistics<T>& s) {
          hex(s.sample_stddev) + hex(s.min) + hex(s.max);
 }
 
+// The outputs of a scan of x, one after another.
+template <class T>
+std::string scan(bool exclusive, std::span<const T> x, const detred::options& opt) {
+  using Out =
+      std::conditional_t<std::is_same_v<T, detred::float16> || std::is_same_v<T, detred::bfloat16>, float,
+                         std::conditional_t<std::is_integral_v<T>,
+                                            std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>, T>>;
+  std::vector<Out> y(x.size());
+  exclusive ? detred::exclusive_cumsum(x, std::span<Out>(y), opt) : detred::cumsum(x, std::span<Out>(y), opt);
+  std::string text;
+  for (const Out& v : y) text += hex(v);
+  return text;
+}
+
 // The result of `op` on x (and y), where the library has that operation for T.
 template <class T>
 std::string run(const std::string& op, detred::mode m, std::span<const T> x, std::span<const T> y) {
@@ -70,6 +86,8 @@ std::string run(const std::string& op, detred::mode m, std::span<const T> x, std
     if constexpr (requires { detred::argmax(x, opt); }) return hex(detred::argmax(x, opt));
   } else if (op == "stats") {
     if constexpr (requires { detred::stats(x, opt); }) return hex(detred::stats(x, opt));
+  } else if (op == "cumsum" || op == "exclusive_cumsum") {
+    return scan(op == "exclusive_cumsum", x, opt);
   }
   throw std::runtime_error("no operation " + op + " for this type");
 }

@@ -106,6 +106,7 @@ int run(const check_options& o) {
         // A result without an op is a sum, as in the earliest golden files.
         const std::string name = r.is_object() && r.contains("op") ? r["op"].get<std::string>() : "sum";
         if (!parse_op(name)) throw usage_error("unknown op " + name + " (expected " + op_names() + ")");
+        require_one_result(*parse_op(name), "golden file:");
         if (r.contains("mode")) parse_mode(r["mode"].get<std::string>());
         if (r.contains("output")) r["output"].get<std::string>();
         // Golden files from before the other operations hold sums only, whose type is the file's dtype.

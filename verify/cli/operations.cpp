@@ -22,37 +22,10 @@ constexpr bool is_integer_v = std::is_integral_v<T>;
 template <class T>
 constexpr bool is_half_v = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
 
-// Here, not in verify/io/dtype.hpp: the readers (and their fuzzers) build without the library's headers.
-/// The element type the library reduces for a stored type: the narrow integers widen to int32 or uint32.
-element_type reduced_as(dtype t) {
-  switch (t) {
-    case dtype::float32:
-      return element_type::float32;
-    case dtype::float64:
-      return element_type::float64;
-    case dtype::float16:
-      return element_type::float16;
-    case dtype::bfloat16:
-      return element_type::bfloat16;
-    case dtype::int8:
-    case dtype::int16:
-    case dtype::int32:
-      return element_type::int32;
-    case dtype::int64:
-      return element_type::int64;
-    case dtype::uint8:
-    case dtype::uint16:
-    case dtype::uint32:
-      return element_type::uint32;
-    case dtype::uint64:
-      return element_type::uint64;
-  }
-  return element_type::float64;
-}
-
 bool accepts(op o, dtype t) { return catalogue::has(o, reduced_as(t)); }
 
-/// "16-bit floats: sum and dot": the operations the catalogue has for t's class of element types.
+/// "16-bit floats: sum, dot, cumsum and exclusive_cumsum": the operations the catalogue has for t's class of element
+/// types.
 std::string accepted_list(dtype t) {
   const element_type e = reduced_as(t);
   std::vector<std::string> names;
@@ -136,12 +109,42 @@ std::vector<output> run_typed(op o, std::span<const T> x, std::span<const T> y, 
         return one(detred::argmax(x, opt));
       case op::stats:
         return stats_outputs(detred::stats(x, opt));
+      case op::cumsum:  // one output per element: scan_verify.cpp
+      case op::exclusive_cumsum:
+        break;
     }
   }
   throw std::logic_error(std::string("run_op: --op ") + to_string(o) + " for an element type it does not accept");
 }
 
 }  // namespace
+
+// Here, not in verify/io/dtype.hpp: the readers (and their fuzzers) build without the library's headers.
+element_type reduced_as(dtype t) {
+  switch (t) {
+    case dtype::float32:
+      return element_type::float32;
+    case dtype::float64:
+      return element_type::float64;
+    case dtype::float16:
+      return element_type::float16;
+    case dtype::bfloat16:
+      return element_type::bfloat16;
+    case dtype::int8:
+    case dtype::int16:
+    case dtype::int32:
+      return element_type::int32;
+    case dtype::int64:
+      return element_type::int64;
+    case dtype::uint8:
+    case dtype::uint16:
+    case dtype::uint32:
+      return element_type::uint32;
+    case dtype::uint64:
+      return element_type::uint64;
+  }
+  return element_type::float64;
+}
 
 std::optional<op> parse_op(std::string_view name) {
   for (op o : all_ops) {
@@ -173,6 +176,13 @@ std::vector<std::optional<detred::mode>> modes_of(op o, dtype t) {
     if (catalogue::supports(o, e, m, backend::cpu, call_shape::array)) out.emplace_back(m);
   }
   return out;
+}
+
+void require_one_result(op o, const std::string& command) {
+  if (catalogue::is_scan(o)) {
+    throw usage_error(command + " --op " + to_string(o) + ": a scan has one output per element; detred verify --op " +
+                      to_string(o) + " (not streamed) checks every output");
+  }
 }
 
 void require_accepts(op o, dtype t, const std::string& path) {

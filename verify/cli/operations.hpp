@@ -19,6 +19,9 @@ namespace detred::verify::cli {
 using op = detred::operation;
 
 std::optional<op> parse_op(std::string_view name);
+
+/// The element type the library reduces for a stored type: the narrow integers widen to int32 or uint32.
+element_type reduced_as(dtype t);
 /// "sum, dot, asum, nrm2, min, max, argmin, argmax or stats".
 std::string op_names();
 std::vector<std::string> op_name_list();
@@ -34,6 +37,10 @@ struct operands {
   std::uint64_t n = 0;
 };
 
+/// Throws usage_error for a scan (cumsum, exclusive_cumsum) in a command that gives one result per operation
+/// (reduce, record, a streamed verify): a scan has one output per element, and `detred verify` checks them.
+void require_one_result(op o, const std::string& command);
+
 /// The operands of `o` from the inputs, in order. For dot an input holding both columns (dataset::holds_pair) is
 /// one pair; any other input takes the next one as its y. Throws input_error naming the input for: an element type
 /// the operation does not accept, a dot input without a y, x and y of different lengths or types, an empty input
@@ -41,7 +48,7 @@ struct operands {
 std::vector<operands> make_operands(op o, const std::vector<dataset>& inputs, const read_options& read);
 
 /// Throws input_error naming `path` unless the catalogue has `o` for elements of t (as the library reduces them):
-/// "--op asum does not read float16 elements (16-bit floats: sum and dot)".
+/// "--op asum does not read float16 elements (16-bit floats: sum, dot, cumsum and exclusive_cumsum)".
 void require_accepts(op o, dtype t, const std::string& path);
 
 /// The modes `o` runs in for element type t, as the catalogue has them for one array on the CPU: tree, compensated

@@ -43,6 +43,7 @@ nlohmann::ordered_json input_entry(const dataset& data, const std::string& sha25
 
 int run(const record_options& o) {
   const op operation = *parse_op(o.op);
+  require_one_result(operation, "record");
   const read_options ro = to_read_options(o.input);
   nlohmann::ordered_json golden;
   golden["detred_golden"] = 1;

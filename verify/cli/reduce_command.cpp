@@ -34,6 +34,7 @@ struct reduce_options {
 
 int run(const reduce_options& o) {
   const op operation = *parse_op(o.op);
+  require_one_result(operation, "reduce");
   const detred::mode m = parse_mode(o.mode);
   const std::vector<std::string> inputs = expand_input_names(o.files);
   const std::size_t wanted = operation == op::dot && inputs.size() == 2 ? 2 : 1;

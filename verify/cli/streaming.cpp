@@ -47,6 +47,10 @@ detred::operation operation_of(op o) {
       return detred::operation::argmax;
     case op::stats:
       return detred::operation::stats;
+    case op::cumsum:  // never streamed (verify_command.cpp)
+      return detred::operation::cumsum;
+    case op::exclusive_cumsum:
+      return detred::operation::exclusive_cumsum;
   }
   return detred::operation::sum;
 }

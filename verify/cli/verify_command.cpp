@@ -18,6 +18,7 @@
 #include "op_oracle.hpp"
 #include "operations.hpp"
 #include "progress.hpp"
+#include "scan_verify.hpp"
 #include "streaming.hpp"
 
 namespace detred::verify::cli {
@@ -336,6 +337,15 @@ int run(const verify_options& o) {
   const op operation = *parse_op(o.op);
   const read_options ro = to_read_options(o.input);
   const std::vector<std::string> names = expand_input_names(o.files);
+  if (catalogue::is_scan(operation)) {
+    // A scan's outputs are as many as its elements: read whole, never streamed; the GPU where the catalogue has it.
+    if (o.stream.stream) require_one_result(operation, "verify --stream");
+    std::vector<dataset> inputs;
+    for (const std::string& file : names) inputs.push_back(read_dataset(file, ro));
+    std::vector<compute_path> paths = cpu_paths(threads);
+    if (!cuda_problem()) paths.push_back({detred::backend::cuda, detred::isa::automatic, 0});
+    return verify_scans(operation, make_operands(operation, inputs, ro), paths, o.json);
+  }
   if (should_stream(o.stream, names, ro)) return run_streaming(o, operation, ro, names, threads);
   // Read (and check) every file before printing anything: bad input gives one line and no partial report.
   std::vector<dataset> inputs;
