@@ -235,3 +235,6 @@ DETRED_CUDA_BATCHED(float)
 }  // namespace detred::cuda
 
 #pragma GCC visibility pop
+
+// The scans (cumsum) of device memory.
+#include "detred/cuda_scan.hpp"

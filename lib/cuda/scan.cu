@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The GPU scans: the canonical scan order (detred/order/scan.hpp) evaluated by thread blocks, one leaf at a time.
+//
+// A leaf is scanned by W threads, thread j being lane j of the order: the block loads the leaf into shared memory
+// (coalesced), thread j takes its lane's R = 32 contiguous elements into registers, keeps the lane's running sum,
+// and the lanes' totals go through the order's Kogge-Stone scan (warp shuffles for the levels below 32, shared
+// memory above). With the leaf's offset O_b, thread j forms its base O_b (+) e[j] (order::lane_bases), runs its
+// elements again and stages the outputs in shared memory, which the block stores coalesced.
+//
+// Offsets. One array (scan_leaves): one block per leaf, in the order the blocks start (a ticket), and one pass over
+// the data. Block b publishes its leaf total T_b, and the root of every perfect subtree of the order's leaf tree
+// that its leaf completes (it waits for the left halves, published by earlier leaves); then it takes O_b from the
+// roots of the perfect subtrees before it (order::leaf_offset), waiting for those not yet published. A block only
+// waits for blocks with earlier tickets, which are already running, so the waits always end. Lines (segments, matrix
+// rows): a line of at most 32 lanes is one leaf with offset the identity, and a warp scans as many such lines at
+// once as their lanes fit in its 32 threads (scan_short_lines, in which the Kogge-Stone levels at and above 32
+// change no lane below 32); a longer line takes a block that walks its leaves in order with order::subtree_stack
+// (scan_long_lines). Every addition is the operator's (order/ops.hpp via order/scan.hpp), so every output has the
+// CPU's bits; the build forbids contraction (-fmad=false).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include "cuda_check.hpp"
+#include "device_ops.cuh"
+#include "scan_enqueue.hpp"
+#include "workspace_state.hpp"
+
+namespace detred::cuda::detail {
+namespace {
+
+template <class Op>
+struct scan_shape {
+  using raw = order::raw_t<typename Op::input>;
+  using T = typename Op::value;
+  using S = typename Op::state;
+  using Y = typename Op::result;
+  using N = order::node_of<Op>;
+  static constexpr unsigned W = order::lanes<T>;
+  static constexpr unsigned R = order::scan_lane_length<T>;
+  static constexpr unsigned L = order::leaf_size<T>;
+  /// Shared memory holds a leaf with one pad element per 32, so that thread j reading its lane's element r (index
+  /// 32 j + r, padded 33 j + r) hits bank (j + r) mod 32: no conflicts.
+  static constexpr unsigned padded = L + L / 32;
+  static constexpr unsigned item = sizeof(raw) > sizeof(Y) ? sizeof(raw) : sizeof(Y);
+  static_assert(R == warp_size, "a lane holds 32 elements");
+  static_assert(std::is_same_v<N, S>, "the scans' leaf tree joins lane states");
+};
+
+__device__ __forceinline__ unsigned padded_index(unsigned i) { return i + i / 32; }
+
+/// Lines of at most this many elements (32 lanes: one leaf, whose offset is the identity) are short.
+inline constexpr std::uint64_t short_line = 32 * warp_size;
+
+/// The state of lane - d (a lane below d gets its own).
+template <class S>
+__device__ __forceinline__ S shuffle_up(S v, unsigned d) {
+  return move_words(v, [d](unsigned word) { return __shfl_up_sync(full_mask, word, d); });
+}
+
+template <class Op>
+struct leaf_shared {
+  using sh = scan_shape<Op>;
+  alignas(16) unsigned char items[sh::padded * sh::item];  ///< the leaf's inputs, then its outputs
+  typename sh::S lanes[sh::W];                              ///< the lane scan's levels above 32
+  typename sh::S offset;                                    ///< O_b
+  typename sh::S last;                                      ///< the leaf's last inclusive state
+  unsigned ticket;
+};
+
+/// Thread j's lane of the leaf x[0..count): the block stages the leaf in shared memory, coalesced, and thread j
+/// takes elements [32 j, 32 j + 32) (those past count are not read later).
+template <class Op>
+__device__ __forceinline__ void load_lane(const typename scan_shape<Op>::raw* x, unsigned count, leaf_shared<Op>& sh,
+                                          typename scan_shape<Op>::raw (&v)[warp_size], unsigned j) {
+  using shape = scan_shape<Op>;
+  using raw = typename shape::raw;
+  raw* items = reinterpret_cast<raw*>(sh.items);
+  if (count == shape::L) {
+#pragma unroll
+    for (unsigned s = 0; s < shape::R; ++s) items[padded_index(j + s * shape::W)] = x[j + s * shape::W];
+  } else {
+    for (unsigned i = j; i < count; i += shape::W) items[padded_index(i)] = x[i];
+  }
+  __syncthreads();
+#pragma unroll
+  for (unsigned r = 0; r < shape::R; ++r) v[r] = items[padded_index(j * shape::R + r)];
+  __syncthreads();  // the buffer takes the outputs next
+}
+
+/// The running sum of a lane's first `live` elements.
+template <class Op>
+__device__ __forceinline__ typename Op::state lane_sum(const typename scan_shape<Op>::raw (&v)[warp_size],
+                                                       unsigned live) {
+  using T = typename Op::value;
+  typename Op::state p = Op::template identity<T>();
+  if (live >= warp_size) {
+#pragma unroll
+    for (unsigned r = 0; r < warp_size; ++r) p = Op::template accumulate<T>(p, v[r]);
+  } else {
+    for (unsigned r = 0; r < live; ++r) p = Op::template accumulate<T>(p, v[r]);
+  }
+  return p;
+}
+
+/// order::lane_scan evaluated by the block, lane j's total held by thread j: returns e[j]; `total` gets the leaf's.
+template <class Op>
+__device__ __forceinline__ typename Op::state block_lane_scan(typename Op::state t, unsigned j, leaf_shared<Op>& sh,
+                                                              typename Op::state& total) {
+  using shape = scan_shape<Op>;
+  using S = typename Op::state;
+  const unsigned lane = j % warp_size;
+#pragma unroll
+  for (unsigned d = 1; d < warp_size && d < shape::W; d *= 2) {
+    const S other = shuffle_up(t, d);
+    if (lane >= d) t = Op::combine(other, t);
+  }
+#pragma unroll
+  for (unsigned d = warp_size; d < shape::W; d *= 2) {
+    sh.lanes[j] = t;
+    __syncthreads();
+    if (j >= d) t = Op::combine(sh.lanes[j - d], t);
+    __syncthreads();
+  }
+  sh.lanes[j] = t;
+  __syncthreads();
+  const S e = j == 0 ? Op::template identity<typename Op::value>() : sh.lanes[j - 1];
+  total = sh.lanes[shape::W - 1];
+  __syncthreads();
+  return e;
+}
+
+/// An output from its state: order::scan_value, or for an integer scan the value's low word, noting in
+/// (bad, bad_value) the first output (by index) that does not fit.
+template <class Op>
+__device__ __forceinline__ typename Op::result emit(const typename Op::state& s, std::uint64_t index,
+                                                    std::uint64_t& bad, order::wide_integer& bad_value) {
+  if constexpr (is_integer_scan<Op>) {
+    if (!Op::fits(s) && index < bad) {
+      bad = index;
+      bad_value = s;
+    }
+    return static_cast<typename Op::result>(s.low);
+  } else {
+    return order::scan_value(s);
+  }
+}
+
+/// Records (index, value) in the overflow record if index is below the one there. Called by at most one thread of
+/// a warp, so the lock cannot stall a warp against itself.
+__device__ void record_overflow(overflow_record* r, std::uint64_t index, order::wide_integer v) {
+  bool done = false;
+  while (!done) {
+    if (atomicCAS(&r->lock, 0u, 1u) == 0u) {
+      __threadfence();
+      volatile overflow_record* vr = r;
+      if (index < vr->index) {
+        vr->index = index;
+        vr->low = v.low;
+        vr->high = v.high;
+      }
+      __threadfence();
+      atomicExch(&r->lock, 0u);
+      done = true;
+    }
+  }
+}
+
+/// The warp's first overflow (threads hold increasing indices, so the lowest thread that has one) goes to the record.
+template <class Op>
+__device__ __forceinline__ void report_overflow(overflow_record* r, std::uint64_t bad, order::wide_integer bad_value) {
+  if constexpr (is_integer_scan<Op>) {
+    const unsigned have = __ballot_sync(full_mask, bad != ~std::uint64_t{0});
+    if (have != 0 && (threadIdx.x % warp_size) == static_cast<unsigned>(__ffs(have) - 1)) {
+      record_overflow(r, bad, bad_value);
+    }
+  }
+}
+
+/// The outputs of a leaf x[0..count) (positions index..index + count of the output array) from thread j's lane
+/// elements v, its e[j] and the offset in sh.offset, staged in shared memory and stored to y[0..count). Exclusive:
+/// output k + 1 is the inclusive output k; position 0 gets `first` if write_first, else is left to the caller; the
+/// leaf's last inclusive state lands in sh.last.
+template <class Op, bool Exclusive>
+__device__ __forceinline__ void leaf_outputs(const typename scan_shape<Op>::raw (&v)[warp_size], unsigned count,
+                                             const typename Op::state& e, unsigned j, leaf_shared<Op>& sh,
+                                             typename Op::result* y, std::uint64_t index, bool write_first,
+                                             const typename Op::state& first, overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using T = typename Op::value;
+  using S = typename Op::state;
+  using Y = typename Op::result;
+  Y* out = reinterpret_cast<Y*>(sh.items);
+  S base;
+  order::lane_bases<Op>(sh.offset, &e, &base, 1);
+  std::uint64_t bad = ~std::uint64_t{0};
+  order::wide_integer bad_value{0, 0};
+  const unsigned begin = j * shape::R;
+  const unsigned live = begin >= count ? 0 : (count - begin < shape::R ? count - begin : shape::R);
+  S p = Op::template identity<T>();
+  for (unsigned r = 0; r < live; ++r) {
+    p = Op::template accumulate<T>(p, v[r]);
+    const S s = Op::combine(base, p);
+    const unsigned at = begin + r + (Exclusive ? 1 : 0);
+    if (at < count) out[padded_index(at)] = emit<Op>(s, index + at, bad, bad_value);
+    if (begin + r + 1 == count) sh.last = s;
+  }
+  if (Exclusive && write_first && j == 0) out[0] = emit<Op>(first, index, bad, bad_value);
+  report_overflow<Op>(overflow, bad, bad_value);
+  __syncthreads();
+  const unsigned from = Exclusive && !write_first ? 1 : 0;
+  if (count == shape::L && from == 0) {
+#pragma unroll
+    for (unsigned s = 0; s < shape::R; ++s) y[j + s * shape::W] = out[padded_index(j + s * shape::W)];
+  } else {
+    for (unsigned i = from + j; i < count; i += shape::W) y[i] = out[padded_index(i)];
+  }
+  __syncthreads();  // the buffer takes the next leaf
+}
+
+// ---- one array: one pass, offsets from the perfect subtrees published by earlier leaves -------------------------
+
+struct scan_book {
+  unsigned* tickets;   ///< zero between calls
+  unsigned* flags;     ///< flag of node at: == call once the node is published
+  void* nodes;         ///< the leaf tree's perfect-subtree roots, level by level
+  void* last;          ///< exclusive scans: each leaf's last inclusive state
+  std::uint64_t leaves;
+  unsigned call;
+};
+
+/// Index of node i of level k: level k holds the leaves / 2^k perfect subtrees of 2^k leaves.
+__device__ __forceinline__ std::uint64_t node_index(std::uint64_t leaves, int k, std::uint64_t i) {
+  std::uint64_t base = 0;
+  for (int l = 0; l < k; ++l) base += leaves >> l;
+  return base + i;
+}
+
+template <class N>
+__device__ __forceinline__ void publish(const scan_book& book, std::uint64_t at, const N& v) {
+  static_cast<N*>(book.nodes)[at] = v;
+  ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(book.flags[at]);
+  flag.store(book.call, ::cuda::memory_order_release);
+}
+
+template <class N>
+__device__ __forceinline__ N await_node(const scan_book& book, std::uint64_t at) {
+  ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(book.flags[at]);
+  while (flag.load(::cuda::memory_order_acquire) != book.call) __nanosleep(64);
+  static_assert(sizeof(N) % 4 == 0);
+  const unsigned* words = reinterpret_cast<const unsigned*>(static_cast<const N*>(book.nodes) + at);
+  unsigned w[sizeof(N) / 4];
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(N) / 4; ++i) w[i] = __ldcg(words + i);
+  N v;
+  memcpy(&v, w, sizeof v);
+  return v;
+}
+
+template <class Op, bool Exclusive>
+__global__ void __launch_bounds__(scan_shape<Op>::W)
+    scan_leaves(const typename Op::input* x, std::uint64_t n, typename Op::result* y, scan_book book,
+                overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using S = typename Op::state;
+  __shared__ leaf_shared<Op> sh;
+  const unsigned j = threadIdx.x;
+  if (j == 0) {
+    const unsigned t = atomicAdd(book.tickets, 1u);
+    if (t == gridDim.x - 1) atomicExch(book.tickets, 0u);  // every block has its ticket: zero for the next call
+    sh.ticket = t;
+  }
+  __syncthreads();
+  const std::uint64_t b = sh.ticket;
+  const std::uint64_t start = b * shape::L;
+  const unsigned count = n - start < shape::L ? static_cast<unsigned>(n - start) : shape::L;
+  typename shape::raw v[warp_size];
+  load_lane<Op>(reinterpret_cast<const typename shape::raw*>(x) + start, count, sh, v, j);
+  const unsigned begin = j * shape::R;
+  const S p = lane_sum<Op>(v, begin >= count ? 0 : count - begin);
+  S total;
+  const S e = block_lane_scan<Op>(p, j, sh, total);
+  if (j == 0) {
+    // Publish T_b and the perfect subtrees this leaf completes (b is the last leaf of an aligned group of 2^k).
+    publish(book, node_index(book.leaves, 0, b), total);
+    S root = total;
+    for (int k = 1; k < 64 && ((b + 1) & ((std::uint64_t{1} << k) - 1)) == 0; ++k) {
+      const S left = await_node<S>(book, node_index(book.leaves, k - 1, (b >> (k - 1)) - 1));
+      root = order::merge<Op>(left, root);
+      publish(book, node_index(book.leaves, k, b >> k), root);
+    }
+    sh.offset = order::leaf_offset<Op>(
+        b, [&book](int k, std::uint64_t i) { return await_node<S>(book, node_index(book.leaves, k, i)); });
+  }
+  __syncthreads();
+  const S empty = Op::template identity<typename Op::value>();
+  leaf_outputs<Op, Exclusive>(v, count, e, j, sh, y + start, start, b == 0, empty, overflow);
+  if (Exclusive && j == 0) static_cast<S*>(book.last)[b] = sh.last;
+}
+
+/// Exclusive scans: the first output of every leaf but the first is the previous leaf's last inclusive output.
+template <class Op>
+__global__ void scan_leaf_firsts(typename Op::result* y, scan_book book, overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using S = typename Op::state;
+  std::uint64_t bad = ~std::uint64_t{0};
+  order::wide_integer bad_value{0, 0};
+  const std::uint64_t b = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x + 1;
+  if (b < book.leaves) y[b * shape::L] = emit<Op>(static_cast<const S*>(book.last)[b - 1], b * shape::L, bad, bad_value);
+  report_overflow<Op>(overflow, bad, bad_value);
+}
+
+// ---- lines ------------------------------------------------------------------------------------------------------
+
+inline constexpr unsigned short_block = 128;  ///< threads of scan_short_lines: 4 warps, 32 lines each
+
+/// Lines of at most 32 lanes, packed into the threads of a warp: warp w takes lines [32 w, 32 w + 32) and scans
+/// them in rounds, each a run of consecutive lines whose lanes fit in 32 threads; thread t is lane t - first of the
+/// line that owns it. Longer lines go to the list of scan_long_lines.
+template <class Op, bool Exclusive>
+__global__ void __launch_bounds__(short_block)
+    scan_short_lines(const typename Op::input* x, scan_lines lines, std::uint64_t count, typename Op::result* y,
+                     unsigned* long_count, std::uint64_t* long_list, std::uint64_t long_room,
+                     overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using T = typename Op::value;
+  using S = typename Op::state;
+  using raw = typename shape::raw;
+  __shared__ unsigned char owners[short_block / warp_size][warp_size];
+  const unsigned lane = threadIdx.x % warp_size;
+  unsigned char* owner = owners[threadIdx.x / warp_size];
+  const std::uint64_t first_line = (std::uint64_t{blockIdx.x} * short_block + threadIdx.x) / warp_size * warp_size;
+  const std::uint64_t line = first_line + lane;
+  std::uint64_t in = 0;
+  std::uint64_t out = 0;
+  std::uint64_t size = 0;
+  if (line < count) {
+    in = lines.start(line);
+    out = lines.out_start(line);
+    size = lines.size(line);
+  }
+  const bool is_long = line < count && size > short_line;
+  if (is_long) {
+    // Room for every long line of valid offsets (lines do not overlap); the count never passes the room.
+    const unsigned slot = atomicAdd(long_count, 1u);
+    if (slot < long_room) {
+      long_list[slot] = line;
+    } else {
+      atomicSub(long_count, 1u);
+    }
+  }
+  const unsigned needed = line < count && !is_long ? static_cast<unsigned>((size + shape::R - 1) / shape::R) : 0;
+  // Greedy rounds, the same in every thread: a line starts a new round when its lanes would pass thread 31.
+  unsigned my_round = 0;
+  unsigned my_first = 0;
+  unsigned rounds = 0;
+  unsigned used = 0;
+  for (unsigned q = 0; q < warp_size; ++q) {
+    const unsigned l = __shfl_sync(full_mask, needed, q);
+    if (used + l > warp_size) {
+      ++rounds;
+      used = 0;
+    }
+    if (q == lane) {
+      my_round = rounds;
+      my_first = used;
+    }
+    used += l;
+  }
+  const S empty = Op::template identity<T>();
+  for (unsigned round = 0; round <= rounds; ++round) {
+    owner[lane] = 0xff;
+    __syncwarp();
+    if (my_round == round) {
+      for (unsigned q = 0; q < needed; ++q) owner[my_first + q] = static_cast<unsigned char>(lane);
+    }
+    __syncwarp();
+    const unsigned mine = owner[lane];
+    __syncwarp();
+    const bool active = mine != 0xff;
+    const unsigned src = active ? mine : lane;
+    const std::uint64_t a = __shfl_sync(full_mask, in, src);
+    const std::uint64_t ya = __shfl_sync(full_mask, out, src);
+    const std::uint64_t n = __shfl_sync(full_mask, size, src);
+    const unsigned k = lane - __shfl_sync(full_mask, my_first, src);  // lane of the line
+    const std::uint64_t begin = std::uint64_t{k} * shape::R;
+    const unsigned live = !active || begin >= n ? 0 : (n - begin < shape::R ? static_cast<unsigned>(n - begin) : shape::R);
+    raw v[warp_size];
+    const raw* src_x = reinterpret_cast<const raw*>(x) + a + begin;
+    if (live == shape::R) {
+#pragma unroll
+      for (unsigned r = 0; r < shape::R; ++r) v[r] = src_x[r];
+    } else {
+      for (unsigned r = 0; r < live; ++r) v[r] = src_x[r];
+    }
+    const S p = lane_sum<Op>(v, live);
+    // The order's lane scan over the line's lanes (all below 32, so its levels d >= 32 change none of them).
+    S t = p;
+#pragma unroll
+    for (unsigned d = 1; d < warp_size; d *= 2) {
+      const S other = shuffle_up(t, d);
+      if (k >= d) t = Op::combine(other, t);
+    }
+    S e = shuffle_up(t, 1);
+    if (k == 0) e = empty;
+    const S offset = order::empty_node<Op>();
+    S base;
+    order::lane_bases<Op>(offset, &e, &base, 1);
+    std::uint64_t bad = ~std::uint64_t{0};
+    order::wide_integer bad_value{0, 0};
+    typename Op::result* dst = y + ya;
+    S q = empty;
+    for (unsigned r = 0; r < live; ++r) {
+      q = Op::template accumulate<T>(q, v[r]);
+      const std::uint64_t at = begin + r + (Exclusive ? 1 : 0);
+      if (at < n) dst[at] = emit<Op>(Op::combine(base, q), ya + at, bad, bad_value);
+    }
+    if (Exclusive && active && k == 0 && n > 0) dst[0] = emit<Op>(empty, ya, bad, bad_value);
+    report_overflow<Op>(overflow, bad, bad_value);
+  }
+}
+
+/// The long lines listed by scan_short_lines, a block each, walking the line's leaves in order: offsets from
+/// order::subtree_stack, as the CPU's one-thread scan.
+template <class Op, bool Exclusive>
+__global__ void __launch_bounds__(scan_shape<Op>::W)
+    scan_long_lines(const typename Op::input* x, scan_lines lines, typename Op::result* y,
+                    const unsigned* long_count, const std::uint64_t* long_list, overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using S = typename Op::state;
+  __shared__ leaf_shared<Op> sh;
+  const unsigned j = threadIdx.x;
+  const unsigned listed = *long_count;
+  const S empty = Op::template identity<typename Op::value>();
+  for (std::uint64_t q = blockIdx.x; q < listed; q += gridDim.x) {
+    const std::uint64_t line = long_list[q];
+    const std::uint64_t a = lines.start(line);
+    const std::uint64_t ya = lines.out_start(line);
+    const std::uint64_t n = lines.size(line);
+    order::subtree_stack<Op> totals;  // thread 0's
+    S carry = empty;                  // thread 0's: the previous leaf's last inclusive state
+    for (std::uint64_t start = 0; start < n; start += shape::L) {
+      const unsigned count = n - start < shape::L ? static_cast<unsigned>(n - start) : shape::L;
+      typename shape::raw v[warp_size];
+      load_lane<Op>(reinterpret_cast<const typename shape::raw*>(x) + a + start, count, sh, v, j);
+      const unsigned begin = j * shape::R;
+      const S p = lane_sum<Op>(v, begin >= count ? 0 : count - begin);
+      S total;
+      const S e = block_lane_scan<Op>(p, j, sh, total);
+      if (j == 0) {
+        sh.offset = totals.root();
+        totals.push(total, 1);
+      }
+      __syncthreads();
+      leaf_outputs<Op, Exclusive>(v, count, e, j, sh, y + ya + start, ya + start, true, carry, overflow);
+      if (j == 0) carry = sh.last;
+    }
+  }
+}
+
+// ---- strided lines: through a contiguous copy -------------------------------------------------------------------
+
+inline constexpr unsigned tile = 32;
+
+/// to[t * length + i] = from[t + i * stride] (gather: line t contiguous), or with `back` the reverse with stride
+/// `count` (from[t * length + i] to to[t + i * count]); 32 x 32 tiles through shared memory, both sides coalesced.
+template <class T, bool Back>
+__global__ void transpose_lines(const T* from, T* to, std::uint64_t length, std::uint64_t count, std::uint64_t stride) {
+  __shared__ T buffer[tile][tile + 1];
+  const std::uint64_t line_tiles = (count + tile - 1) / tile;
+  const std::uint64_t tiles = line_tiles * ((length + tile - 1) / tile);
+  for (std::uint64_t g = blockIdx.x; g < tiles; g += gridDim.x) {
+    const std::uint64_t t0 = (g % line_tiles) * tile;
+    const std::uint64_t i0 = (g / line_tiles) * tile;
+    __syncthreads();
+    for (unsigned r = threadIdx.y; r < tile; r += blockDim.y) {
+      if constexpr (!Back) {
+        // Read along t (coalesced): element (t0 + threadIdx.x, i0 + r).
+        const std::uint64_t t = t0 + threadIdx.x;
+        const std::uint64_t i = i0 + r;
+        if (t < count && i < length) buffer[threadIdx.x][r] = from[t + i * stride];
+      } else {
+        // Read along i: element (t0 + r, i0 + threadIdx.x).
+        const std::uint64_t t = t0 + r;
+        const std::uint64_t i = i0 + threadIdx.x;
+        if (t < count && i < length) buffer[r][threadIdx.x] = from[t * length + i];
+      }
+    }
+    __syncthreads();
+    for (unsigned r = threadIdx.y; r < tile; r += blockDim.y) {
+      if constexpr (!Back) {
+        const std::uint64_t t = t0 + r;
+        const std::uint64_t i = i0 + threadIdx.x;
+        if (t < count && i < length) to[t * length + i] = buffer[r][threadIdx.x];
+      } else {
+        const std::uint64_t t = t0 + threadIdx.x;
+        const std::uint64_t i = i0 + r;
+        if (t < count && i < length) to[t + i * count] = buffer[threadIdx.x][r];
+      }
+    }
+  }
+}
+
+std::uint64_t round16(std::uint64_t bytes) { return (bytes + 15) / 16 * 16; }
+
+}  // namespace
+
+template <class Op>
+void enqueue_scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, bool exclusive, workspace& ws,
+                  overflow_record* overflow, stream_t stream) {
+  using shape = scan_shape<Op>;
+  if (n == 0) return;
+  auto& st = workspace_access::of(ws);
+  const std::uint64_t leaves = order::leaf_count<typename Op::value>(n);
+  if (leaves > 0x7fffffffu) throw error("detred::cuda::cumsum: " + std::to_string(n) + " elements are too many");
+  std::uint64_t nodes = 0;
+  for (int k = 0; k < 64 && (leaves >> k) != 0; ++k) nodes += leaves >> k;
+  // The flags (zeroed once, then told apart by the call number) and the ticket counter.
+  st.reserve_scan(16 + nodes * sizeof(unsigned), stream);
+  if (++st.scan_call == 0) {
+    check(cudaMemsetAsync(st.scan, 0, st.scan_bytes, stream), "cudaMemsetAsync (scan flags)");
+    st.scan_call = 1;
+  }
+  const std::uint64_t node_bytes = round16(nodes * sizeof(typename shape::N));
+  st.reserve_partials(node_bytes + (exclusive ? leaves * sizeof(typename shape::S) : 0), stream);
+  scan_book book{};
+  book.tickets = static_cast<unsigned*>(st.scan);
+  book.flags = static_cast<unsigned*>(st.scan) + 4;
+  book.nodes = st.partials;
+  book.last = static_cast<unsigned char*>(st.partials) + node_bytes;
+  book.leaves = leaves;
+  book.call = st.scan_call;
+  const auto grid = static_cast<unsigned>(leaves);
+  if (exclusive) {
+    scan_leaves<Op, true><<<grid, shape::W, 0, stream>>>(x, n, y, book, overflow);
+    check(cudaGetLastError(), "kernel launch (scan leaves)");
+    if (leaves > 1) {
+      scan_leaf_firsts<Op><<<static_cast<unsigned>((leaves - 1 + 255) / 256), 256, 0, stream>>>(y, book, overflow);
+    }
+  } else {
+    scan_leaves<Op, false><<<grid, shape::W, 0, stream>>>(x, n, y, book, overflow);
+  }
+  check(cudaGetLastError(), "kernel launch (scan)");
+}
+
+template <class Op>
+void enqueue_line_scans(const typename Op::input* x, const scan_lines& lines, std::uint64_t count,
+                        std::uint64_t extent, typename Op::result* y, bool exclusive, workspace& ws,
+                        overflow_record* overflow, stream_t stream) {
+  using shape = scan_shape<Op>;
+  if (count == 0) return;
+  auto& st = workspace_access::of(ws);
+  const std::uint64_t most_long = extent / (short_line + 1) < count ? extent / (short_line + 1) : count;
+  st.reserve_partials(16 + 8 * (most_long > 0 ? most_long : 1), stream);
+  auto* long_count = static_cast<unsigned*>(st.partials);
+  auto* long_list = reinterpret_cast<std::uint64_t*>(static_cast<unsigned char*>(st.partials) + 16);
+  check(cudaMemsetAsync(long_count, 0, sizeof(unsigned), stream), "cudaMemsetAsync (scan lines)");
+  const std::uint64_t blocks = (count + short_block - 1) / short_block;
+  if (blocks > 0x7fffffffu) throw error("detred::cuda::cumsum: too many segments");
+  const auto grid = static_cast<unsigned>(blocks);
+  if (exclusive) {
+    scan_short_lines<Op, true><<<grid, short_block, 0, stream>>>(x, lines, count, y, long_count, long_list, most_long,
+                                                                  overflow);
+  } else {
+    scan_short_lines<Op, false><<<grid, short_block, 0, stream>>>(x, lines, count, y, long_count, long_list, most_long,
+                                                                  overflow);
+  }
+  check(cudaGetLastError(), "kernel launch (short scan lines)");
+  if (most_long == 0) return;
+  const auto long_grid = static_cast<unsigned>(most_long < 65536 ? most_long : 65536);
+  if (exclusive) {
+    scan_long_lines<Op, true><<<long_grid, shape::W, 0, stream>>>(x, lines, y, long_count, long_list, overflow);
+  } else {
+    scan_long_lines<Op, false><<<long_grid, shape::W, 0, stream>>>(x, lines, y, long_count, long_list, overflow);
+  }
+  check(cudaGetLastError(), "kernel launch (long scan lines)");
+}
+
+template <class Op>
+void enqueue_strided_line_scans(const typename Op::input* x, std::uint64_t length, std::uint64_t stride,
+                                std::uint64_t count, typename Op::result* y, workspace& ws, stream_t stream) {
+  using T = typename Op::input;
+  static_assert(std::is_same_v<T, typename Op::result>, "strided lines are float or double");
+  if (length == 0 || count == 0) return;
+  auto& st = workspace_access::of(ws);
+  st.reserve_staging(length * count * sizeof(T), stream);
+  T* lines = static_cast<T*>(st.staging);
+  const std::uint64_t tiles = ((count + tile - 1) / tile) * ((length + tile - 1) / tile);
+  const auto grid = static_cast<unsigned>(tiles < 65536 ? tiles : 65536);
+  const dim3 block(tile, 8);
+  transpose_lines<T, false><<<grid, block, 0, stream>>>(x, lines, length, count, stride);
+  check(cudaGetLastError(), "kernel launch (gather scan lines)");
+  enqueue_line_scans<Op>(lines, scan_lines{.stride = length, .out_stride = length, .length = length}, count,
+                         length * count, lines, false, ws, nullptr, stream);
+  transpose_lines<T, true><<<grid, block, 0, stream>>>(lines, y, length, count, stride);
+  check(cudaGetLastError(), "kernel launch (scatter scan lines)");
+}
+
+template <class... Ops>
+struct scan_instances {
+  static constexpr std::tuple pointers{&enqueue_scan<Ops>..., &enqueue_line_scans<Ops>...};
+};
+template <class... Ops>
+struct strided_scan_instances {
+  static constexpr std::tuple pointers{&enqueue_strided_line_scans<Ops>...};
+};
+template struct scan_instances<
+    order::scan_op<double, order::plain_sums>, order::scan_op<double, order::compensated_sums>,
+    order::scan_op<float, order::plain_sums>, order::scan_op<float, order::compensated_sums>,
+    order::scan_op<float16, order::plain_sums>, order::scan_op<float16, order::compensated_sums>,
+    order::scan_op<bfloat16, order::plain_sums>, order::scan_op<bfloat16, order::compensated_sums>,
+    integer_scan_op<std::int32_t, std::int64_t>, integer_scan_op<std::int64_t, std::int64_t>,
+    integer_scan_op<std::uint32_t, std::uint64_t>, integer_scan_op<std::uint64_t, std::uint64_t>>;
+template struct strided_scan_instances<
+    order::scan_op<double, order::plain_sums>, order::scan_op<double, order::compensated_sums>,
+    order::scan_op<float, order::plain_sums>, order::scan_op<float, order::compensated_sums>>;
+
+}  // namespace detred::cuda::detail
