@@ -94,19 +94,55 @@ __device__ __forceinline__ void load_lane(const typename scan_shape<Op>::raw* x,
   __syncthreads();  // the buffer takes the outputs next
 }
 
-/// The running sum of a lane's first `live` elements.
+/// The running sum of a lane's first `live` elements. Every loop over a lane's registers is unrolled with a guard:
+/// an index the compiler cannot resolve would move the array to local memory.
 template <class Op>
 __device__ __forceinline__ typename Op::state lane_sum(const typename scan_shape<Op>::raw (&v)[warp_size],
                                                        unsigned live) {
   using T = typename Op::value;
   typename Op::state p = Op::template identity<T>();
-  if (live >= warp_size) {
 #pragma unroll
-    for (unsigned r = 0; r < warp_size; ++r) p = Op::template accumulate<T>(p, v[r]);
-  } else {
-    for (unsigned r = 0; r < live; ++r) p = Op::template accumulate<T>(p, v[r]);
+  for (unsigned r = 0; r < warp_size; ++r) {
+    if (r < live) p = Op::template accumulate<T>(p, v[r]);
   }
   return p;
+}
+
+/// A lane's run of up to 32 contiguous elements into registers: 16-byte loads when the run is whole and aligned.
+template <class E>
+__device__ __forceinline__ void load_run(const E* p, unsigned live, E (&v)[warp_size]) {
+  constexpr unsigned per = 16 / sizeof(E);
+  if (live == warp_size && reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
+#pragma unroll
+    for (unsigned c = 0; c < warp_size / per; ++c) {
+      const uint4 w = *reinterpret_cast<const uint4*>(p + c * per);
+      memcpy(&v[c * per], &w, sizeof w);
+    }
+  } else {
+#pragma unroll
+    for (unsigned r = 0; r < warp_size; ++r) {
+      if (r < live) v[r] = p[r];
+    }
+  }
+}
+
+/// The reverse: registers to a run of `live` contiguous outputs.
+template <class E>
+__device__ __forceinline__ void store_run(E* p, unsigned live, const E (&v)[warp_size]) {
+  constexpr unsigned per = 16 / sizeof(E);
+  if (live == warp_size && reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
+#pragma unroll
+    for (unsigned c = 0; c < warp_size / per; ++c) {
+      uint4 w;
+      memcpy(&w, &v[c * per], sizeof w);
+      *reinterpret_cast<uint4*>(p + c * per) = w;
+    }
+  } else {
+#pragma unroll
+    for (unsigned r = 0; r < warp_size; ++r) {
+      if (r < live) p[r] = v[r];
+    }
+  }
 }
 
 /// order::lane_scan evaluated by the block, lane j's total held by thread j: returns e[j]; `total` gets the leaf's.
@@ -204,12 +240,15 @@ __device__ __forceinline__ void leaf_outputs(const typename scan_shape<Op>::raw 
   const unsigned begin = j * shape::R;
   const unsigned live = begin >= count ? 0 : (count - begin < shape::R ? count - begin : shape::R);
   S p = Op::template identity<T>();
-  for (unsigned r = 0; r < live; ++r) {
-    p = Op::template accumulate<T>(p, v[r]);
-    const S s = Op::combine(base, p);
-    const unsigned at = begin + r + (Exclusive ? 1 : 0);
-    if (at < count) out[padded_index(at)] = emit<Op>(s, index + at, bad, bad_value);
-    if (begin + r + 1 == count) sh.last = s;
+#pragma unroll
+  for (unsigned r = 0; r < shape::R; ++r) {
+    if (r < live) {
+      p = Op::template accumulate<T>(p, v[r]);
+      const S s = Op::combine(base, p);
+      const unsigned at = begin + r + (Exclusive ? 1 : 0);
+      if (at < count) out[padded_index(at)] = emit<Op>(s, index + at, bad, bad_value);
+      if (begin + r + 1 == count) sh.last = s;
+    }
   }
   if (Exclusive && write_first && j == 0) out[0] = emit<Op>(first, index, bad, bad_value);
   report_overflow<Op>(overflow, bad, bad_value);
@@ -392,13 +431,7 @@ __global__ void __launch_bounds__(short_block)
     const std::uint64_t begin = std::uint64_t{k} * shape::R;
     const unsigned live = !active || begin >= n ? 0 : (n - begin < shape::R ? static_cast<unsigned>(n - begin) : shape::R);
     raw v[warp_size];
-    const raw* src_x = reinterpret_cast<const raw*>(x) + a + begin;
-    if (live == shape::R) {
-#pragma unroll
-      for (unsigned r = 0; r < shape::R; ++r) v[r] = src_x[r];
-    } else {
-      for (unsigned r = 0; r < live; ++r) v[r] = src_x[r];
-    }
+    load_run(reinterpret_cast<const raw*>(x) + a + begin, live, v);
     const S p = lane_sum<Op>(v, live);
     // The order's lane scan over the line's lanes (all below 32, so its levels d >= 32 change none of them).
     S t = p;
@@ -414,14 +447,30 @@ __global__ void __launch_bounds__(short_block)
     order::lane_bases<Op>(offset, &e, &base, 1);
     std::uint64_t bad = ~std::uint64_t{0};
     order::wide_integer bad_value{0, 0};
-    typename Op::result* dst = y + ya;
+    // Each thread writes its own lane's positions. Exclusive: position r + 1 takes inclusive output r, and the
+    // lane's first position the previous lane's last inclusive output (the empty sum for the line's first lane).
+    typename Op::result o[warp_size];
+    const std::uint64_t at = ya + begin;  // the lane's first output in y
     S q = empty;
-    for (unsigned r = 0; r < live; ++r) {
-      q = Op::template accumulate<T>(q, v[r]);
-      const std::uint64_t at = begin + r + (Exclusive ? 1 : 0);
-      if (at < n) dst[at] = emit<Op>(Op::combine(base, q), ya + at, bad, bad_value);
+    S last = empty;
+#pragma unroll
+    for (unsigned r = 0; r < warp_size; ++r) {
+      if (r < live) {
+        q = Op::template accumulate<T>(q, v[r]);
+        const S s = Op::combine(base, q);
+        if constexpr (Exclusive) {
+          if (r + 1 < live) o[r + 1] = emit<Op>(s, at + r + 1, bad, bad_value);
+          last = s;
+        } else {
+          o[r] = emit<Op>(s, at + r, bad, bad_value);
+        }
+      }
     }
-    if (Exclusive && active && k == 0 && n > 0) dst[0] = emit<Op>(empty, ya, bad, bad_value);
+    if constexpr (Exclusive) {
+      const S before = shuffle_up(last, 1);
+      if (live > 0) o[0] = emit<Op>(k == 0 ? empty : before, at, bad, bad_value);
+    }
+    store_run(y + at, live, o);
     report_overflow<Op>(overflow, bad, bad_value);
   }
 }
