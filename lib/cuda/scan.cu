@@ -48,7 +48,6 @@ struct scan_shape {
   /// Shared memory holds a leaf with one pad element per 32, so that thread j reading its lane's element r (index
   /// 32 j + r, padded 33 j + r) hits bank (j + r) mod 32: no conflicts.
   static constexpr unsigned padded = L + L / 32;
-  static constexpr unsigned item = sizeof(raw) > sizeof(Y) ? sizeof(raw) : sizeof(Y);
   static_assert(R == warp_size, "a lane holds 32 elements");
   static_assert(std::is_same_v<N, S>, "the scans' leaf tree joins lane states");
 };
@@ -67,21 +66,28 @@ __device__ __forceinline__ S shuffle_up(S v, unsigned d) {
 template <class Op>
 struct leaf_shared {
   using sh = scan_shape<Op>;
-  alignas(16) unsigned char items[sh::padded * sh::item];  ///< the leaf's inputs, then its outputs
-  typename sh::S lanes[sh::W];                              ///< the lane scan's levels above 32
-  typename sh::S offset;                                    ///< O_b
-  typename sh::S last;                                      ///< the leaf's last inclusive state
+  using raw = typename sh::raw;
+  using Y = typename sh::Y;
+  /// Outputs overwrite the inputs where they have the same size (thread j replaces each of its elements after reading
+  /// it); wider outputs (16-bit floats, int32) get a buffer of their own.
+  static constexpr bool in_place = sizeof(raw) == sizeof(Y);
+  static constexpr unsigned out_at = in_place ? 0 : sh::padded * sizeof(raw);
+  alignas(16) unsigned char items[out_at + sh::padded * sizeof(Y)];
+  typename sh::S lanes[sh::W];  ///< the lane scan's levels above 32
+  typename sh::S offset;        ///< O_b
+  typename sh::S last;          ///< the leaf's last inclusive state
   unsigned ticket;
+
+  __device__ raw* inputs() { return reinterpret_cast<raw*>(items); }
+  __device__ Y* outputs() { return reinterpret_cast<Y*>(items + out_at); }
 };
 
-/// Thread j's lane of the leaf x[0..count): the block stages the leaf in shared memory, coalesced, and thread j
-/// takes elements [32 j, 32 j + 32) (those past count are not read later).
+/// Stages the leaf x[0..count) in shared memory, coalesced; thread j then reads its lane, elements [32 j, 32 j + 32).
 template <class Op>
-__device__ __forceinline__ void load_lane(const typename scan_shape<Op>::raw* x, unsigned count, leaf_shared<Op>& sh,
-                                          typename scan_shape<Op>::raw (&v)[warp_size], unsigned j) {
+__device__ __forceinline__ void load_leaf(const typename scan_shape<Op>::raw* x, unsigned count, leaf_shared<Op>& sh,
+                                          unsigned j) {
   using shape = scan_shape<Op>;
-  using raw = typename shape::raw;
-  raw* items = reinterpret_cast<raw*>(sh.items);
+  auto* items = sh.inputs();
   if (count == shape::L) {
 #pragma unroll
     for (unsigned s = 0; s < shape::R; ++s) items[padded_index(j + s * shape::W)] = x[j + s * shape::W];
@@ -89,9 +95,29 @@ __device__ __forceinline__ void load_lane(const typename scan_shape<Op>::raw* x,
     for (unsigned i = j; i < count; i += shape::W) items[padded_index(i)] = x[i];
   }
   __syncthreads();
+}
+
+/// The number of elements of lane j in a leaf of `count`.
+template <class Op>
+__device__ __forceinline__ unsigned lane_live(unsigned count, unsigned j) {
+  constexpr unsigned R = scan_shape<Op>::R;
+  const unsigned begin = j * R;
+  return begin >= count ? 0 : (count - begin < R ? count - begin : R);
+}
+
+/// The running sum of lane j's elements, read from the staged leaf.
+template <class Op>
+__device__ __forceinline__ typename Op::state staged_lane_sum(leaf_shared<Op>& sh, unsigned j, unsigned live) {
+  using T = typename Op::value;
+  const auto* items = sh.inputs() + padded_index(j * scan_shape<Op>::R);  // a lane's 32 elements are not padded apart
+  typename Op::state p = Op::template identity<T>();
+  if (live == warp_size) {
 #pragma unroll
-  for (unsigned r = 0; r < shape::R; ++r) v[r] = items[padded_index(j * shape::R + r)];
-  __syncthreads();  // the buffer takes the outputs next
+    for (unsigned r = 0; r < warp_size; ++r) p = Op::template accumulate<T>(p, items[r]);
+  } else {
+    for (unsigned r = 0; r < live; ++r) p = Op::template accumulate<T>(p, items[r]);
+  }
+  return p;
 }
 
 /// The running sum of a lane's first `live` elements. Every loop over a lane's registers is unrolled with a guard:
@@ -219,46 +245,55 @@ __device__ __forceinline__ void report_overflow(overflow_record* r, std::uint64_
   }
 }
 
-/// The outputs of a leaf x[0..count) (positions index..index + count of the output array) from thread j's lane
-/// elements v, its e[j] and the offset in sh.offset, staged in shared memory and stored to y[0..count). Exclusive:
-/// output k + 1 is the inclusive output k; position 0 gets `first` if write_first, else is left to the caller; the
-/// leaf's last inclusive state lands in sh.last.
+/// The outputs of the staged leaf (count elements; positions index..index + count of the output array) from thread
+/// j's e[j] and the offset in sh.offset, staged in shared memory and stored to y[0..count). Exclusive: y[k + 1] is
+/// the inclusive output k, and y[0] gets `first` if write_first or is left to the caller. sh.last gets the leaf's
+/// last inclusive state.
 template <class Op, bool Exclusive>
-__device__ __forceinline__ void leaf_outputs(const typename scan_shape<Op>::raw (&v)[warp_size], unsigned count,
-                                             const typename Op::state& e, unsigned j, leaf_shared<Op>& sh,
-                                             typename Op::result* y, std::uint64_t index, bool write_first,
-                                             const typename Op::state& first, overflow_record* overflow) {
+__device__ __forceinline__ void leaf_outputs(unsigned count, const typename Op::state& e, unsigned j,
+                                             leaf_shared<Op>& sh, typename Op::result* y, std::uint64_t index,
+                                             bool write_first, const typename Op::state& first,
+                                             overflow_record* overflow) {
   using shape = scan_shape<Op>;
   using T = typename Op::value;
   using S = typename Op::state;
   using Y = typename Op::result;
-  Y* out = reinterpret_cast<Y*>(sh.items);
   S base;
   order::lane_bases<Op>(sh.offset, &e, &base, 1);
   std::uint64_t bad = ~std::uint64_t{0};
   order::wide_integer bad_value{0, 0};
   const unsigned begin = j * shape::R;
-  const unsigned live = begin >= count ? 0 : (count - begin < shape::R ? count - begin : shape::R);
+  const unsigned live = lane_live<Op>(count, j);
+  const auto* in = sh.inputs() + padded_index(begin);
+  Y* out = sh.outputs() + padded_index(begin);
+  // Inclusive output k is staged at k; an exclusive scan stores it at k + 1.
+  const std::uint64_t shift = Exclusive ? 1 : 0;
   S p = Op::template identity<T>();
+  const auto step = [&](unsigned r) {
+    p = Op::template accumulate<T>(p, in[r]);  // read before out[r] may overwrite it
+    const S s = Op::combine(base, p);
+    if (!Exclusive || begin + r + 1 < count) out[r] = emit<Op>(s, index + begin + r + shift, bad, bad_value);
+    if (begin + r + 1 == count) sh.last = s;
+  };
+  if (live == warp_size) {
 #pragma unroll
-  for (unsigned r = 0; r < shape::R; ++r) {
-    if (r < live) {
-      p = Op::template accumulate<T>(p, v[r]);
-      const S s = Op::combine(base, p);
-      const unsigned at = begin + r + (Exclusive ? 1 : 0);
-      if (at < count) out[padded_index(at)] = emit<Op>(s, index + at, bad, bad_value);
-      if (begin + r + 1 == count) sh.last = s;
-    }
+    for (unsigned r = 0; r < warp_size; ++r) step(r);
+  } else {
+    for (unsigned r = 0; r < live; ++r) step(r);
   }
-  if (Exclusive && write_first && j == 0) out[0] = emit<Op>(first, index, bad, bad_value);
+  Y first_value{};
+  if (Exclusive && write_first && j == 0) first_value = emit<Op>(first, index, bad, bad_value);
   report_overflow<Op>(overflow, bad, bad_value);
   __syncthreads();
-  const unsigned from = Exclusive && !write_first ? 1 : 0;
-  if (count == shape::L && from == 0) {
+  const Y* staged = sh.outputs();
+  if constexpr (Exclusive) {
+    if (write_first && j == 0) y[0] = first_value;
+    for (unsigned i = 1 + j; i < count; i += shape::W) y[i] = staged[padded_index(i - 1)];
+  } else if (count == shape::L) {
 #pragma unroll
-    for (unsigned s = 0; s < shape::R; ++s) y[j + s * shape::W] = out[padded_index(j + s * shape::W)];
+    for (unsigned s = 0; s < shape::R; ++s) y[j + s * shape::W] = staged[padded_index(j + s * shape::W)];
   } else {
-    for (unsigned i = from + j; i < count; i += shape::W) y[i] = out[padded_index(i)];
+    for (unsigned i = j; i < count; i += shape::W) y[i] = staged[padded_index(i)];
   }
   __syncthreads();  // the buffer takes the next leaf
 }
@@ -319,27 +354,32 @@ __global__ void __launch_bounds__(scan_shape<Op>::W)
   const std::uint64_t b = sh.ticket;
   const std::uint64_t start = b * shape::L;
   const unsigned count = n - start < shape::L ? static_cast<unsigned>(n - start) : shape::L;
-  typename shape::raw v[warp_size];
-  load_lane<Op>(reinterpret_cast<const typename shape::raw*>(x) + start, count, sh, v, j);
-  const unsigned begin = j * shape::R;
-  const S p = lane_sum<Op>(v, begin >= count ? 0 : count - begin);
+  load_leaf<Op>(reinterpret_cast<const typename shape::raw*>(x) + start, count, sh, j);
   S total;
-  const S e = block_lane_scan<Op>(p, j, sh, total);
-  if (j == 0) {
-    // Publish T_b and the perfect subtrees this leaf completes (b is the last leaf of an aligned group of 2^k).
-    publish(book, node_index(book.leaves, 0, b), total);
+  const S e = block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
+  if (j < warp_size) {
+    // Warp 0. T_b first: the next leaves may be waiting for it.
+    if (j == 0) publish(book, node_index(book.leaves, 0, b), total);
+    // Lane k fetches, if bit k of b is set, the root of the perfect subtree of level k just before leaf b: one of
+    // the subtrees O_b folds, and for the trailing one bits of b, the left half of a subtree that b completes. The
+    // fetches (and any waits) run side by side; b < 2^31, so 31 lanes cover every bit.
+    const S empty_state = Op::template identity<typename Op::value>();
+    S held = empty_state;
+    if (((b >> j) & 1) != 0) held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
+    // The perfect subtrees leaf b completes: levels 1..c, c the number of trailing one bits of b; level k joins the
+    // level k - 1 subtree before b to the one ending at b.
+    const int c = __ffsll(static_cast<long long>(~b)) - 1;
     S root = total;
-    for (int k = 1; k < 64 && ((b + 1) & ((std::uint64_t{1} << k) - 1)) == 0; ++k) {
-      const S left = await_node<S>(book, node_index(book.leaves, k - 1, (b >> (k - 1)) - 1));
-      root = order::merge<Op>(left, root);
-      publish(book, node_index(book.leaves, k, b >> k), root);
+    for (int k = 1; k <= c; ++k) {
+      root = order::merge<Op>(broadcast(held, static_cast<unsigned>(k - 1)), root);
+      if (j == 0) publish(book, node_index(book.leaves, k, b >> k), root);
     }
-    sh.offset = order::leaf_offset<Op>(
-        b, [&book](int k, std::uint64_t i) { return await_node<S>(book, node_index(book.leaves, k, i)); });
+    const S offset = order::leaf_offset<Op>(b, [&held](int k, std::uint64_t) { return broadcast(held, k); });
+    if (j == 0) sh.offset = offset;
   }
   __syncthreads();
   const S empty = Op::template identity<typename Op::value>();
-  leaf_outputs<Op, Exclusive>(v, count, e, j, sh, y + start, start, b == 0, empty, overflow);
+  leaf_outputs<Op, Exclusive>(count, e, j, sh, y + start, start, b == 0, empty, overflow);
   if (Exclusive && j == 0) static_cast<S*>(book.last)[b] = sh.last;
 }
 
@@ -496,18 +536,15 @@ __global__ void __launch_bounds__(scan_shape<Op>::W)
     S carry = empty;                  // thread 0's: the previous leaf's last inclusive state
     for (std::uint64_t start = 0; start < n; start += shape::L) {
       const unsigned count = n - start < shape::L ? static_cast<unsigned>(n - start) : shape::L;
-      typename shape::raw v[warp_size];
-      load_lane<Op>(reinterpret_cast<const typename shape::raw*>(x) + a + start, count, sh, v, j);
-      const unsigned begin = j * shape::R;
-      const S p = lane_sum<Op>(v, begin >= count ? 0 : count - begin);
+      load_leaf<Op>(reinterpret_cast<const typename shape::raw*>(x) + a + start, count, sh, j);
       S total;
-      const S e = block_lane_scan<Op>(p, j, sh, total);
+      const S e = block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
       if (j == 0) {
         sh.offset = totals.root();
         totals.push(total, 1);
       }
       __syncthreads();
-      leaf_outputs<Op, Exclusive>(v, count, e, j, sh, y + ya + start, ya + start, true, carry, overflow);
+      leaf_outputs<Op, Exclusive>(count, e, j, sh, y + ya + start, ya + start, true, carry, overflow);
       if (j == 0) carry = sh.last;
     }
   }
