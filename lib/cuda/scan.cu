@@ -87,8 +87,21 @@ template <class Op>
 __device__ __forceinline__ void load_leaf(const typename scan_shape<Op>::raw* x, unsigned count, leaf_shared<Op>& sh,
                                           unsigned j) {
   using shape = scan_shape<Op>;
+  using raw = typename shape::raw;
   auto* items = sh.inputs();
-  if (count == shape::L) {
+  if (count == shape::L && reinterpret_cast<std::uintptr_t>(x) % 16 == 0) {
+    // 16-byte loads: thread j takes chunks j, j + W, ... of P elements (the padded stores meet no bank twice).
+    constexpr unsigned P = 16 / sizeof(raw);
+#pragma unroll
+    for (unsigned s = 0; s < shape::R / P; ++s) {
+      const unsigned c = j + s * shape::W;
+      const uint4 w = *reinterpret_cast<const uint4*>(x + c * P);
+      raw e[P];
+      memcpy(e, &w, sizeof w);
+#pragma unroll
+      for (unsigned q = 0; q < P; ++q) items[padded_index(c * P + q)] = e[q];
+    }
+  } else if (count == shape::L) {
 #pragma unroll
     for (unsigned s = 0; s < shape::R; ++s) items[padded_index(j + s * shape::W)] = x[j + s * shape::W];
   } else {
@@ -289,6 +302,18 @@ __device__ __forceinline__ void leaf_outputs(unsigned count, const typename Op::
   if constexpr (Exclusive) {
     if (write_first && j == 0) y[0] = first_value;
     for (unsigned i = 1 + j; i < count; i += shape::W) y[i] = staged[padded_index(i - 1)];
+  } else if (count == shape::L && reinterpret_cast<std::uintptr_t>(y) % 16 == 0) {
+    constexpr unsigned P = 16 / sizeof(Y);
+#pragma unroll
+    for (unsigned s = 0; s < shape::R / P; ++s) {
+      const unsigned c = j + s * shape::W;
+      Y e[P];
+#pragma unroll
+      for (unsigned q = 0; q < P; ++q) e[q] = staged[padded_index(c * P + q)];
+      uint4 w;
+      memcpy(&w, e, sizeof w);
+      *reinterpret_cast<uint4*>(y + c * P) = w;
+    }
   } else if (count == shape::L) {
 #pragma unroll
     for (unsigned s = 0; s < shape::R; ++s) y[j + s * shape::W] = staged[padded_index(j + s * shape::W)];
