@@ -181,6 +181,35 @@ TYPED_TEST(GpuScan, LargeArrayMatchesTheCpu) {
   for (mode m : {mode::tree, mode::compensated}) expect_gpu_scans<T, T>(x, m, "large", 0);
 }
 
+/// Two scans at once, each on its own stream with its own workspace (the one-pass kernels of both are resident
+/// together, each waiting only for its own earlier leaves): both give the CPU's bits.
+TYPED_TEST(GpuScan, ConcurrentStreamsEachMatchTheCpu) {
+  using T = TypeParam;
+  const std::uint64_t n = (std::uint64_t{1} << 21) + 77;
+  const std::vector<T> x0 = generate<T>(values::dynamic_range, n, 501);
+  const std::vector<T> x1 = generate<T>(values::ill_conditioned, n, 502);
+  device_array<T> d0(n), d1(n), y0(n), y1(n);
+  upload(x0, d0.data());
+  upload(x1, d1.data());
+  cuda::workspace ws0;
+  cuda::workspace ws1;
+  cudaStream_t s0 = nullptr;
+  cudaStream_t s1 = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
+  for (int round = 0; round < 3; ++round) {
+    cuda::cumsum_async(std::span<const T>(d0.data(), n), std::span<T>(y0.data(), n), ws0, mode::tree, s0);
+    cuda::exclusive_cumsum_async(std::span<const T>(d1.data(), n), std::span<T>(y1.data(), n), ws1,
+                                 mode::compensated, s1);
+  }
+  ASSERT_EQ(cudaStreamSynchronize(s0), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s1), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(s0), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(s1), cudaSuccess);
+  expect_same_bits(download(y0.data(), n), cpu_scan<T, T>(x0, mode::tree, false), "stream 0");
+  expect_same_bits(download(y1.data(), n), cpu_scan<T, T>(x1, mode::compensated, true), "stream 1");
+}
+
 template <class H>
 void sixteen_bit_case() {
   // Random bit patterns: every class of value, NaN and Inf included.
