@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -48,6 +49,9 @@ struct scan_shape {
   /// Shared memory holds a leaf with one pad element per 32, so that thread j reading its lane's element r (index
   /// 32 j + r, padded 33 j + r) hits bank (j + r) mod 32: no conflicts.
   static constexpr unsigned padded = L + L / 32;
+  /// Blocks of a leaf each multiprocessor should hold at once (the register budget they leave a thread: 64 for
+  /// float, 85 for double); shared memory (18 to 28 KiB a block) allows 8 to 12.
+  static constexpr unsigned min_blocks = W >= 128 ? 8 : 12;
   static_assert(R == warp_size, "a lane holds 32 elements");
   static_assert(std::is_same_v<N, S>, "the scans' leaf tree joins lane states");
 };
@@ -363,7 +367,7 @@ __device__ __forceinline__ N await_node(const scan_book& book, std::uint64_t at)
 }
 
 template <class Op, bool Exclusive>
-__global__ void __launch_bounds__(scan_shape<Op>::W)
+__global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
     scan_leaves(const typename Op::input* x, std::uint64_t n, typename Op::result* y, scan_book book,
                 overflow_record* overflow) {
   using shape = scan_shape<Op>;
@@ -543,12 +547,16 @@ __global__ void __launch_bounds__(short_block)
 /// The long lines listed by scan_short_lines, a block each, walking the line's leaves in order: offsets from
 /// order::subtree_stack, as the CPU's one-thread scan.
 template <class Op, bool Exclusive>
-__global__ void __launch_bounds__(scan_shape<Op>::W)
+__global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
     scan_long_lines(const typename Op::input* x, scan_lines lines, typename Op::result* y,
                     const unsigned* long_count, const std::uint64_t* long_list, overflow_record* overflow) {
   using shape = scan_shape<Op>;
   using S = typename Op::state;
   __shared__ leaf_shared<Op> sh;
+  // The line's stack of leaf totals, thread 0's, in shared memory: as a local variable its 1.5 KiB would be
+  // reserved in local memory for every thread the GPU can hold.
+  __shared__ alignas(order::subtree_stack<Op>) unsigned char stack_bytes[sizeof(order::subtree_stack<Op>)];
+  auto* totals = reinterpret_cast<order::subtree_stack<Op>*>(stack_bytes);
   const unsigned j = threadIdx.x;
   const unsigned listed = *long_count;
   const S empty = Op::template identity<typename Op::value>();
@@ -557,16 +565,16 @@ __global__ void __launch_bounds__(scan_shape<Op>::W)
     const std::uint64_t a = lines.start(line);
     const std::uint64_t ya = lines.out_start(line);
     const std::uint64_t n = lines.size(line);
-    order::subtree_stack<Op> totals;  // thread 0's
-    S carry = empty;                  // thread 0's: the previous leaf's last inclusive state
+    if (j == 0) new (totals) order::subtree_stack<Op>();
+    S carry = empty;  // thread 0's: the previous leaf's last inclusive state
     for (std::uint64_t start = 0; start < n; start += shape::L) {
       const unsigned count = n - start < shape::L ? static_cast<unsigned>(n - start) : shape::L;
       load_leaf<Op>(reinterpret_cast<const typename shape::raw*>(x) + a + start, count, sh, j);
       S total;
       const S e = block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
       if (j == 0) {
-        sh.offset = totals.root();
-        totals.push(total, 1);
+        sh.offset = totals->root();
+        totals->push(total, 1);
       }
       __syncthreads();
       leaf_outputs<Op, Exclusive>(count, e, j, sh, y + ya + start, ya + start, true, carry, overflow);
