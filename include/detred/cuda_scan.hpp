@@ -75,7 +75,8 @@ DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
 #define DETRED_CUDA_AXIS_SCANS(T)                                                                                 \
   void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m = mode::tree,                \
                     stream_t stream = nullptr);                                                                    \
-  void cumsum(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+  void cumsum(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m = mode::tree,                      \
+              stream_t stream = nullptr);
 DETRED_CUDA_AXIS_SCANS(double)
 DETRED_CUDA_AXIS_SCANS(float)
 #undef DETRED_CUDA_AXIS_SCANS

@@ -420,7 +420,9 @@ __global__ void scan_leaf_firsts(typename Op::result* y, scan_book book, overflo
   std::uint64_t bad = ~std::uint64_t{0};
   order::wide_integer bad_value{0, 0};
   const std::uint64_t b = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x + 1;
-  if (b < book.leaves) y[b * shape::L] = emit<Op>(static_cast<const S*>(book.last)[b - 1], b * shape::L, bad, bad_value);
+  if (b < book.leaves) {
+    y[b * shape::L] = emit<Op>(static_cast<const S*>(book.last)[b - 1], b * shape::L, bad, bad_value);
+  }
   report_overflow<Op>(overflow, bad, bad_value);
 }
 
@@ -498,7 +500,8 @@ __global__ void __launch_bounds__(short_block)
     const std::uint64_t n = __shfl_sync(full_mask, size, src);
     const unsigned k = lane - __shfl_sync(full_mask, my_first, src);  // lane of the line
     const std::uint64_t begin = std::uint64_t{k} * shape::R;
-    const unsigned live = !active || begin >= n ? 0 : (n - begin < shape::R ? static_cast<unsigned>(n - begin) : shape::R);
+    const unsigned live =
+        !active || begin >= n ? 0 : (n - begin < shape::R ? static_cast<unsigned>(n - begin) : shape::R);
     raw v[warp_size];
     load_run(reinterpret_cast<const raw*>(x) + a + begin, live, v);
     const S p = lane_sum<Op>(v, live);
