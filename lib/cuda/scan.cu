@@ -429,12 +429,17 @@ __global__ void scan_leaf_firsts(typename Op::result* y, scan_book book, overflo
 // ---- lines ------------------------------------------------------------------------------------------------------
 
 inline constexpr unsigned short_block = 128;  ///< threads of scan_short_lines: 4 warps, 32 lines each
+/// Blocks of scan_short_lines a multiprocessor should hold: a thread keeps its lane's 32 values in registers, so
+/// float leaves room for 6 blocks (85 registers), 16-bit inputs with float outputs for 4, 8-byte outputs for 3.
+template <class Op>
+inline constexpr unsigned short_min_blocks =
+    sizeof(typename Op::result) > 4 ? 3 : (sizeof(order::raw_t<typename Op::input>) == 4 ? 6 : 4);
 
 /// Lines of at most 32 lanes, packed into the threads of a warp: warp w takes lines [32 w, 32 w + 32) and scans
 /// them in rounds, each a run of consecutive lines whose lanes fit in 32 threads; thread t is lane t - first of the
 /// line that owns it. Longer lines go to the list of scan_long_lines.
 template <class Op, bool Exclusive>
-__global__ void __launch_bounds__(short_block)
+__global__ void __launch_bounds__(short_block, short_min_blocks<Op>)
     scan_short_lines(const typename Op::input* x, scan_lines lines, std::uint64_t count, typename Op::result* y,
                      unsigned* long_count, std::uint64_t* long_list, std::uint64_t long_room,
                      overflow_record* overflow) {
@@ -521,28 +526,45 @@ __global__ void __launch_bounds__(short_block)
     order::wide_integer bad_value{0, 0};
     // Each thread writes its own lane's positions. Exclusive: position r + 1 takes inclusive output r, and the
     // lane's first position the previous lane's last inclusive output (the empty sum for the line's first lane).
-    typename Op::result o[warp_size];
+    // Outputs of the inputs' size replace them in v (each after its input is read), which keeps a thread's registers
+    // to one array; wider outputs get their own.
+    using Y = typename Op::result;
+    constexpr bool reuse = sizeof(raw) == sizeof(Y);
+    Y wide[reuse ? 1 : warp_size];
+    const auto put = [&](unsigned r, Y value) {
+      if constexpr (reuse) {
+        memcpy(&v[r], &value, sizeof value);
+      } else {
+        wide[r] = value;
+      }
+    };
     const std::uint64_t at = ya + begin;  // the lane's first output in y
     S q = empty;
     S last = empty;
+    Y pending{};  // exclusive: the output of the next position, written once its input has been read
 #pragma unroll
     for (unsigned r = 0; r < warp_size; ++r) {
       if (r < live) {
         q = Op::template accumulate<T>(q, v[r]);
         const S s = Op::combine(base, q);
         if constexpr (Exclusive) {
-          if (r + 1 < live) o[r + 1] = emit<Op>(s, at + r + 1, bad, bad_value);
+          if (r > 0) put(r, pending);
+          if (r + 1 < live) pending = emit<Op>(s, at + r + 1, bad, bad_value);
           last = s;
         } else {
-          o[r] = emit<Op>(s, at + r, bad, bad_value);
+          put(r, emit<Op>(s, at + r, bad, bad_value));
         }
       }
     }
     if constexpr (Exclusive) {
       const S before = shuffle_up(last, 1);
-      if (live > 0) o[0] = emit<Op>(k == 0 ? empty : before, at, bad, bad_value);
+      if (live > 0) put(0, emit<Op>(k == 0 ? empty : before, at, bad, bad_value));
     }
-    store_run(y + at, live, o);
+    if constexpr (reuse) {
+      store_run(reinterpret_cast<raw*>(y + at), live, v);
+    } else {
+      store_run(y + at, live, wide);
+    }
     report_overflow<Op>(overflow, bad, bad_value);
   }
 }
