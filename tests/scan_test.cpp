@@ -11,6 +11,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -454,6 +455,46 @@ TEST(ScanRules, DepthFormula) {
   EXPECT_EQ(order::scan_depth<double>(2048 * 3 + 1), 31 + 6 + 2 + 2);
   EXPECT_EQ(order::scan_depth<float>(4096 * 1024 + 1), 31 + 7 + 10 + 2);
   EXPECT_EQ(order::scan_order_version, 1);
+}
+
+/// order::leaf_offset (the offsets in random-access form, which the GPU's one-pass scan uses) gives the bits of
+/// subtree_stack's root after b pushes, for every b up to 2^11 + 5 (every shape of the binary counter that far).
+template <class Op>
+void expect_leaf_offsets_match_the_stack(std::uint64_t seed) {
+  using S = typename Op::state;
+  using T = typename Op::value;
+  const std::uint64_t m = (std::uint64_t{1} << 11) + 5;
+  const std::vector<T> values = generate<T>(values::ill_conditioned, 2 * m, seed);
+  // Leaf totals with corrections: states of (value, value * 2^-30) in compensated mode.
+  std::vector<S> totals(m);
+  for (std::uint64_t b = 0; b < m; ++b) {
+    if constexpr (std::is_same_v<S, T>) {
+      totals[b] = values[b];
+    } else {
+      totals[b] = {values[b], values[m + b] * T(0x1p-30)};
+    }
+  }
+  // perfect[k][i]: the root of the perfect tree over leaves [i 2^k, (i + 1) 2^k).
+  std::vector<std::vector<S>> perfect = {totals};
+  while (perfect.back().size() > 1) {
+    const std::vector<S>& below = perfect.back();
+    std::vector<S> level(below.size() / 2);
+    for (std::uint64_t i = 0; i < level.size(); ++i) level[i] = order::merge<Op>(below[2 * i], below[2 * i + 1]);
+    perfect.push_back(level);
+  }
+  order::subtree_stack<Op> stack;
+  for (std::uint64_t b = 0; b < m; ++b) {
+    const S want = stack.root();
+    const S got = order::leaf_offset<Op>(b, [&](int k, std::uint64_t i) { return perfect[k][i]; });
+    ASSERT_EQ(std::memcmp(&want, &got, sizeof want), 0) << "leaf " << b;
+    stack.push(totals[b], 1);
+  }
+}
+TEST(ScanRules, LeafOffsetsInRandomAccessEqualTheStack) {
+  expect_leaf_offsets_match_the_stack<order::scan_op<float, order::plain_sums>>(1);
+  expect_leaf_offsets_match_the_stack<order::scan_op<double, order::plain_sums>>(2);
+  expect_leaf_offsets_match_the_stack<order::scan_op<float, order::compensated_sums>>(3);
+  expect_leaf_offsets_match_the_stack<order::scan_op<double, order::compensated_sums>>(4);
 }
 
 }  // namespace

@@ -16,8 +16,9 @@
 // Types: double -> double, float -> float, float16 and bfloat16 -> float (accumulated in float), and integers exactly:
 // int32 and int64 -> int64, uint32 and uint64 -> uint64; an output that does not fit its type throws
 // detred::overflow_error (naming the element and the exact prefix sum; the outputs are then unspecified).
-// Modes: tree and compensated (options.mode); mode::exact throws detred::error, as does backend::cuda (no GPU scan
-// yet). Special values: NaN outputs are the canonical quiet NaN; Inf and overflow follow IEEE through the order.
+// Modes: tree and compensated (options.mode); mode::exact throws detred::error, as does backend::cuda (device
+// memory scans with detred::cuda::cumsum, detred/cuda_scan.hpp). Special values: NaN outputs are the canonical quiet
+// NaN; Inf and overflow follow IEEE through the order.
 //
 // y.size() must equal x.size(). y may be x itself (in place: same address, same element type) but may not overlap
 // it otherwise. Bad arguments throw detred::error naming the argument.

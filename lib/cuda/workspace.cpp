@@ -54,6 +54,7 @@ workspace::state::~state() {
   free_device(partials);
   free_device(result);
   free_device(staging);
+  free_device(scan);
   free_device(exact);
   if (host_result != nullptr) static_cast<void>(cudaFreeHost(host_result));
 }
@@ -82,6 +83,14 @@ void workspace::state::reserve_partials(std::size_t bytes, cudaStream_t stream) 
 void workspace::state::reserve_staging(std::size_t bytes, cudaStream_t stream) {
   if (bytes > staging_bytes) {
     grow(staging, staging_bytes, bytes, stream, allocations, "cudaMallocAsync (staging buffer for sum_host)");
+  }
+}
+
+void workspace::state::reserve_scan(std::size_t bytes, cudaStream_t stream) {
+  if (bytes > scan_bytes) {
+    grow(scan, scan_bytes, bytes, stream, allocations, "cudaMallocAsync (scan bookkeeping)");
+    check(cudaMemsetAsync(scan, 0, bytes, stream), "cudaMemsetAsync (scan bookkeeping)");
+    scan_call = 0;
   }
 }
 
@@ -115,7 +124,8 @@ workspace& workspace::operator=(workspace&&) noexcept = default;
 int workspace::device() const { return state_->device; }
 
 std::size_t workspace::device_bytes() const {
-  return state_->partial_bytes + slot_bytes + detail::exact_accumulator_bytes + state_->staging_bytes;
+  return state_->partial_bytes + slot_bytes + detail::exact_accumulator_bytes + state_->staging_bytes +
+         state_->scan_bytes;
 }
 
 }  // namespace detred::cuda

@@ -22,6 +22,12 @@ struct workspace::state {
   void* exact = nullptr;        ///< exact mode's accumulator (exact_enqueue.hpp): zero between calls
   void* staging = nullptr;      ///< sum_host's copy of the input
   std::size_t staging_bytes = 0;
+  /// The scans' bookkeeping (scan.cu): ready flags, which hold the number of the call that set them, so that they
+  /// never need clearing; a block ticket counter, zero between calls; the leaves' subtree roots. Zero when allocated.
+  void* scan = nullptr;
+  std::size_t scan_bytes = 0;
+  /// The number of the last scan call that used the flags (0: none yet; the flags start at 0).
+  std::uint32_t scan_call = 0;
   /// Device allocations made since construction (the constructor's included): tests check that calls which need
   /// no larger buffer allocate nothing, without reading the device's free memory, which other processes change.
   std::uint64_t allocations = 0;
@@ -36,6 +42,8 @@ struct workspace::state {
   /// waits for the device.
   void reserve_partials(std::size_t bytes, cudaStream_t stream);
   void reserve_staging(std::size_t bytes, cudaStream_t stream);
+  /// reserve_partials for the scan buffer; a new buffer is zeroed in stream order.
+  void reserve_scan(std::size_t bytes, cudaStream_t stream);
   /// Throws detred::error unless the current device is this workspace's device.
   void check_current_device() const;
 };

@@ -13,11 +13,15 @@
 #include "detred/catalogue.hpp"
 #include "detred/scan.hpp"
 #include "scan_backend.hpp"
+#include "scan_checks.hpp"
 
 namespace detred {
 namespace {
 
 const char* name_of(bool exclusive) { return exclusive ? "detred::exclusive_cumsum" : "detred::cumsum"; }
+
+using scan_checks::check_buffers;
+using scan_checks::check_overlap;
 
 /// The run options of a scan of In elements in call shape s, after the checks every scan shares: the mode and the
 /// backend as the catalogue has them (detred/catalogue.hpp; the one refusal of a mode is checked_mode's).
@@ -34,37 +38,11 @@ cpu::run_options checked(const options& opt, bool exclusive, call_shape s, const
   // This front door computes on the CPU only: were the catalogue to list a GPU scan (device memory, detred::cuda)
   // before this door forwards host arrays to it, a host call asking for the GPU is refused, never run on the CPU.
   if (b != backend::cpu) {
-    throw error(std::string(what) + ": backend " + to_string(b) + ": host arrays scan on the CPU (docs/scan.md)");
+    throw error(std::string(what) + ": backend " + to_string(b) + " has no scan of host arrays (scan device memory " +
+                "with detred::cuda::cumsum; docs/scan.md)");
   }
   cpu::resolve(opt.isa);  // an instruction set this CPU lacks is refused even where no kernel runs
   return {.threads = opt.threads, .instruction_set = opt.isa};
-}
-
-template <class In, class Out>
-void check_overlap(const In* x, std::uint64_t nx, const Out* y, std::uint64_t ny, const char* what);
-
-/// y must have x's length, and be x itself or not overlap it.
-template <class In, class Out>
-void check_buffers(const In* x, std::uint64_t nx, const Out* y, std::uint64_t ny, const char* what) {
-  if (nx != ny) {
-    throw error(std::string(what) + ": the output holds " + std::to_string(ny) + " elements, the input " +
-                std::to_string(nx) + " (they must be equal)");
-  }
-  check_overlap(x, nx, y, ny, what);
-}
-
-/// y must be x itself (same address and type) or not overlap it.
-template <class In, class Out>
-void check_overlap(const In* x, std::uint64_t nx, const Out* y, std::uint64_t ny, const char* what) {
-  if (nx == 0 || ny == 0) return;
-  const auto xb = reinterpret_cast<std::uintptr_t>(x);
-  const auto yb = reinterpret_cast<std::uintptr_t>(y);
-  const bool overlap = xb < yb + ny * sizeof(Out) && yb < xb + nx * sizeof(In);
-  const bool same = std::is_same_v<In, Out> && xb == yb;
-  if (overlap && !same) {
-    throw error(std::string(what) + ": the output overlaps the input without being it (in place, pass the same " +
-                "array of the same type as both)");
-  }
 }
 
 /// One array, no checks: the floating-point engine in the mode, or the integer scan.

@@ -12,6 +12,7 @@
 #include "detred/config.hpp"
 #include "detred/cpu.hpp"
 #include "detred/cuda.hpp"
+#include "detred/cuda_scan.hpp"
 #include "detred/detred.h"
 #include "detred/detred.hpp"
 #include "detred/dot.hpp"
@@ -23,6 +24,7 @@
 #include "detred/order.hpp"
 #include "detred/partial.hpp"
 #include "detred/reference.hpp"
+#include "detred/scan.hpp"
 #include "detred/statistics.hpp"
 #include "detred/stats.hpp"
 #include "detred/sum.hpp"
@@ -46,6 +48,14 @@ namespace {
   return back.result<double>() + d.result<double>() + detred::sum(host_part) + detred::stats(host_part).variance +
          static_cast<double>(detred::order::depth<double>(host_part.size())) +
          static_cast<double>(back.operation() == detred::operation::sum);
+}
+
+/// A scan of device memory next to the CPU's, in one .cu file.
+[[maybe_unused]] void gpu_and_cpu_scans(std::span<const float> device_x, std::span<float> device_y,
+                                        std::span<const float> host_x, std::span<float> host_y) {
+  detred::cuda::workspace ws;
+  detred::cuda::cumsum_async(device_x, device_y, ws, detred::mode::compensated);
+  detred::cumsum(host_x, host_y);
 }
 
 }  // namespace

@@ -32,12 +32,13 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
 # The verify tool needs MPFR, which GPU hosts may lack; the GPU tests and the benchmark do not need it.
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDETRED_CUDA_ARCHITECTURES=90 -DDETRED_BUILD_VERIFY=OFF \
   >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build "$build" -j"$jobs" --target cuda_test detred-cuda-bench detred-cuda-batch-bench >"$out/build.log" 2>&1 ||
+cmake --build "$build" -j"$jobs" --target cuda_test detred-cuda-bench detred-cuda-batch-bench detred-cuda-scan-bench >"$out/build.log" 2>&1 ||
   { grep -E "error|FAILED" "$out/build.log" | head -30; exit 1; }
 
 test_bin=$(find "$build" -name cuda_test -type f | head -1)
 bench_bin=$(find "$build" -name detred-cuda-bench -type f | head -1)
 batch_bench_bin=$(find "$build" -name detred-cuda-batch-bench -type f | head -1)
+scan_bench_bin=$(find "$build" -name detred-cuda-scan-bench -type f | head -1)
 
 echo "== GPU tests"
 "$test_bin" >"$out/test.log" 2>&1
@@ -55,6 +56,9 @@ subset="$subset:GpuBatched/0.ShortSegmentsOfEveryLengthAndAlignment:GpuBatched/*
 subset="$subset:GpuBatched/1.ThousandsOfShortSegmentsWithLongOnesAmongThem"
 # The fold of lines of many items by a block per line.
 subset="$subset:GpuBatched/0.FewLinesOfThousandsOfItems"
+# The scans: one array over many leaves (the published leaf tree), short and long segments, integers.
+subset="$subset:GpuScan/0.MisalignedPointersMatchTheCpu:GpuScan/1.SegmentsEqualTheCpu"
+subset="$subset:GpuScanRules.IntegerOverflowIsRefusedAsOnTheCpu"
 subset="$subset-Api.CudaErrorsCarryTheCudaText"
 for tool in memcheck racecheck; do
   echo "== compute-sanitizer --tool $tool"
@@ -68,3 +72,6 @@ echo "== benchmark: $bench_bin --json $out/bench.json ${BENCH_ARGS:-}"
 
 echo "== batch benchmark: $batch_bench_bin --rounds 20 --json $out/batch-bench.json"
 "$batch_bench_bin" --rounds 20 --json "$out/batch-bench.json" 2>&1 | tee "$out/batch-bench.txt"
+
+echo "== scan benchmark: $scan_bench_bin --rounds 20 --json $out/scan-bench.json"
+"$scan_bench_bin" --rounds 20 --json "$out/scan-bench.json" 2>&1 | tee "$out/scan-bench.txt"

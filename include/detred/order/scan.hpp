@@ -143,6 +143,24 @@ DETRED_HOST_DEVICE void leaf_outputs(const typename Op::input* x, std::uint64_t 
   }
 }
 
+/// O_b in random-access form, for engines that find the leaves' offsets in parallel (the GPU): the root of the
+/// left-perfect tree over the leaf totals T_0..T_{b-1}, from the roots of its perfect subtrees. perfect(k, i) gives
+/// the root of the perfect tree over leaves [i 2^k, (i + 1) 2^k): perfect(0, i) = T_i and perfect(k, i) =
+/// merge(perfect(k - 1, 2 i), perfect(k - 1, 2 i + 1)). After b pushes subtree_stack holds one such subtree per one
+/// bit k of b, over leaves [((b >> k) - 1) 2^k, (b >> k) 2^k), the largest leftmost; this folds them as its root()
+/// does, from the smallest (rightmost) up, so the result has the bits of subtree_stack's root after b pushes.
+template <class Op, class Perfect>
+DETRED_HOST_DEVICE node_of<Op> leaf_offset(std::uint64_t b, Perfect&& perfect) {
+  if (b == 0) return empty_node<Op>();
+  int k = 0;
+  while (((b >> k) & 1) == 0) ++k;
+  node_of<Op> acc = perfect(k, (b >> k) - 1);
+  for (++k; k < 64; ++k) {
+    if (((b >> k) & 1) != 0) acc = merge<Op>(perfect(k, (b >> k) - 1), acc);
+  }
+  return acc;
+}
+
 /// The scan as plainly as possible, one leaf after the other: the specification in code. y[i] = the inclusive
 /// output i of x[0..n); y may equal x.
 template <class Op>

@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The GPU scans: the canonical scan order (detred/order/scan.hpp) evaluated by thread blocks, one leaf at a time.
+//
+// A leaf is scanned by W threads, thread j being lane j of the order: the block loads the leaf into shared memory
+// (coalesced), thread j takes its lane's R = 32 contiguous elements into registers, keeps the lane's running sum,
+// and the lanes' totals go through the order's Kogge-Stone scan (warp shuffles for the levels below 32, shared
+// memory above). With the leaf's offset O_b, thread j forms its base O_b (+) e[j] (order::lane_bases), runs its
+// elements again and stages the outputs in shared memory, which the block stores coalesced.
+//
+// Offsets. One array (scan_leaves): one block per leaf, in the order the blocks start (a ticket), and one pass over
+// the data. Block b publishes its leaf total T_b, and the root of every perfect subtree of the order's leaf tree
+// that its leaf completes (it waits for the left halves, published by earlier leaves); then it takes O_b from the
+// roots of the perfect subtrees before it (order::leaf_offset), waiting for those not yet published. A block only
+// waits for blocks with earlier tickets, which are already running, so the waits always end. Lines (segments, matrix
+// rows): a line of at most 32 lanes is one leaf with offset the identity, and a warp scans as many such lines at
+// once as their lanes fit in its 32 threads (scan_short_lines, in which the Kogge-Stone levels at and above 32
+// change no lane below 32); a longer line takes a block that walks its leaves in order with order::subtree_stack
+// (scan_long_lines). Every addition is the operator's (order/ops.hpp via order/scan.hpp), so every output has the
+// CPU's bits; the build forbids contraction (-fmad=false).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include "cuda_check.hpp"
+#include "device_ops.cuh"
+#include "scan_enqueue.hpp"
+#include "workspace_state.hpp"
+
+namespace detred::cuda::detail {
+namespace {
+
+template <class Op>
+struct scan_shape {
+  using raw = order::raw_t<typename Op::input>;
+  using T = typename Op::value;
+  using S = typename Op::state;
+  using Y = typename Op::result;
+  using N = order::node_of<Op>;
+  static constexpr unsigned W = order::lanes<T>;
+  static constexpr unsigned R = order::scan_lane_length<T>;
+  static constexpr unsigned L = order::leaf_size<T>;
+  /// Shared memory holds a leaf with one pad element per 32, so that thread j reading its lane's element r (index
+  /// 32 j + r, padded 33 j + r) hits bank (j + r) mod 32: no conflicts.
+  static constexpr unsigned padded = L + L / 32;
+  /// Blocks of a leaf each multiprocessor should hold at once (the register budget they leave a thread: 64 for
+  /// float, 85 for double); shared memory (18 to 28 KiB a block) allows 8 to 12.
+  static constexpr unsigned min_blocks = W >= 128 ? 8 : 12;
+  static_assert(R == warp_size, "a lane holds 32 elements");
+  static_assert(std::is_same_v<N, S>, "the scans' leaf tree joins lane states");
+};
+
+__device__ __forceinline__ unsigned padded_index(unsigned i) { return i + i / 32; }
+
+/// Lines of at most this many elements (32 lanes: one leaf, whose offset is the identity) are short.
+inline constexpr std::uint64_t short_line = 32 * warp_size;
+
+/// The state of lane - d (a lane below d gets its own).
+template <class S>
+__device__ __forceinline__ S shuffle_up(S v, unsigned d) {
+  return move_words(v, [d](unsigned word) { return __shfl_up_sync(full_mask, word, d); });
+}
+
+template <class Op>
+struct leaf_shared {
+  using sh = scan_shape<Op>;
+  using raw = typename sh::raw;
+  using Y = typename sh::Y;
+  /// Outputs overwrite the inputs where they have the same size (thread j replaces each of its elements after reading
+  /// it); wider outputs (16-bit floats, int32) get a buffer of their own.
+  static constexpr bool in_place = sizeof(raw) == sizeof(Y);
+  static constexpr unsigned out_at = in_place ? 0 : sh::padded * sizeof(raw);
+  alignas(16) unsigned char items[out_at + sh::padded * sizeof(Y)];
+  typename sh::S lanes[sh::W];  ///< the lane scan's levels above 32
+  typename sh::S offset;        ///< O_b
+  typename sh::S last;          ///< the leaf's last inclusive state
+  unsigned ticket;
+
+  __device__ raw* inputs() { return reinterpret_cast<raw*>(items); }
+  __device__ Y* outputs() { return reinterpret_cast<Y*>(items + out_at); }
+};
+
+/// Stages the leaf x[0..count) in shared memory, coalesced; thread j then reads its lane, elements [32 j, 32 j + 32).
+template <class Op>
+__device__ __forceinline__ void load_leaf(const typename scan_shape<Op>::raw* x, unsigned count, leaf_shared<Op>& sh,
+                                          unsigned j) {
+  using shape = scan_shape<Op>;
+  using raw = typename shape::raw;
+  auto* items = sh.inputs();
+  if (count == shape::L && reinterpret_cast<std::uintptr_t>(x) % 16 == 0) {
+    // 16-byte loads: thread j takes chunks j, j + W, ... of P elements (the padded stores meet no bank twice).
+    constexpr unsigned P = 16 / sizeof(raw);
+#pragma unroll
+    for (unsigned s = 0; s < shape::R / P; ++s) {
+      const unsigned c = j + s * shape::W;
+      const uint4 w = *reinterpret_cast<const uint4*>(x + c * P);
+      raw e[P];
+      memcpy(e, &w, sizeof w);
+#pragma unroll
+      for (unsigned q = 0; q < P; ++q) items[padded_index(c * P + q)] = e[q];
+    }
+  } else if (count == shape::L) {
+#pragma unroll
+    for (unsigned s = 0; s < shape::R; ++s) items[padded_index(j + s * shape::W)] = x[j + s * shape::W];
+  } else {
+    for (unsigned i = j; i < count; i += shape::W) items[padded_index(i)] = x[i];
+  }
+  __syncthreads();
+}
+
+/// The number of elements of lane j in a leaf of `count`.
+template <class Op>
+__device__ __forceinline__ unsigned lane_live(unsigned count, unsigned j) {
+  constexpr unsigned R = scan_shape<Op>::R;
+  const unsigned begin = j * R;
+  return begin >= count ? 0 : (count - begin < R ? count - begin : R);
+}
+
+/// The running sum of lane j's elements, read from the staged leaf.
+template <class Op>
+__device__ __forceinline__ typename Op::state staged_lane_sum(leaf_shared<Op>& sh, unsigned j, unsigned live) {
+  using T = typename Op::value;
+  const auto* items = sh.inputs() + padded_index(j * scan_shape<Op>::R);  // a lane's 32 elements are not padded apart
+  typename Op::state p = Op::template identity<T>();
+  if (live == warp_size) {
+#pragma unroll
+    for (unsigned r = 0; r < warp_size; ++r) p = Op::template accumulate<T>(p, items[r]);
+  } else {
+    for (unsigned r = 0; r < live; ++r) p = Op::template accumulate<T>(p, items[r]);
+  }
+  return p;
+}
+
+/// The running sum of a lane's first `live` elements. Every loop over a lane's registers is unrolled with a guard:
+/// an index the compiler cannot resolve would move the array to local memory.
+template <class Op>
+__device__ __forceinline__ typename Op::state lane_sum(const typename scan_shape<Op>::raw (&v)[warp_size],
+                                                       unsigned live) {
+  using T = typename Op::value;
+  typename Op::state p = Op::template identity<T>();
+#pragma unroll
+  for (unsigned r = 0; r < warp_size; ++r) {
+    if (r < live) p = Op::template accumulate<T>(p, v[r]);
+  }
+  return p;
+}
+
+/// A lane's run of up to 32 contiguous elements into registers: 16-byte loads when the run is whole and aligned.
+template <class E>
+__device__ __forceinline__ void load_run(const E* p, unsigned live, E (&v)[warp_size]) {
+  constexpr unsigned per = 16 / sizeof(E);
+  if (live == warp_size && reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
+#pragma unroll
+    for (unsigned c = 0; c < warp_size / per; ++c) {
+      const uint4 w = *reinterpret_cast<const uint4*>(p + c * per);
+      memcpy(&v[c * per], &w, sizeof w);
+    }
+  } else {
+#pragma unroll
+    for (unsigned r = 0; r < warp_size; ++r) {
+      if (r < live) v[r] = p[r];
+    }
+  }
+}
+
+/// The reverse: registers to a run of `live` contiguous outputs.
+template <class E>
+__device__ __forceinline__ void store_run(E* p, unsigned live, const E (&v)[warp_size]) {
+  constexpr unsigned per = 16 / sizeof(E);
+  if (live == warp_size && reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
+#pragma unroll
+    for (unsigned c = 0; c < warp_size / per; ++c) {
+      uint4 w;
+      memcpy(&w, &v[c * per], sizeof w);
+      *reinterpret_cast<uint4*>(p + c * per) = w;
+    }
+  } else {
+#pragma unroll
+    for (unsigned r = 0; r < warp_size; ++r) {
+      if (r < live) p[r] = v[r];
+    }
+  }
+}
+
+/// order::lane_scan evaluated by the block, lane j's total held by thread j: returns e[j]; `total` gets the leaf's.
+template <class Op>
+__device__ __forceinline__ typename Op::state block_lane_scan(typename Op::state t, unsigned j, leaf_shared<Op>& sh,
+                                                              typename Op::state& total) {
+  using shape = scan_shape<Op>;
+  using S = typename Op::state;
+  const unsigned lane = j % warp_size;
+#pragma unroll
+  for (unsigned d = 1; d < warp_size && d < shape::W; d *= 2) {
+    const S other = shuffle_up(t, d);
+    if (lane >= d) t = Op::combine(other, t);
+  }
+#pragma unroll
+  for (unsigned d = warp_size; d < shape::W; d *= 2) {
+    sh.lanes[j] = t;
+    __syncthreads();
+    if (j >= d) t = Op::combine(sh.lanes[j - d], t);
+    __syncthreads();
+  }
+  sh.lanes[j] = t;
+  __syncthreads();
+  const S e = j == 0 ? Op::template identity<typename Op::value>() : sh.lanes[j - 1];
+  total = sh.lanes[shape::W - 1];
+  __syncthreads();
+  return e;
+}
+
+/// An output from its state: order::scan_value, or for an integer scan the value's low word, noting in
+/// (bad, bad_value) the first output (by index) that does not fit.
+template <class Op>
+__device__ __forceinline__ typename Op::result emit(const typename Op::state& s, std::uint64_t index,
+                                                    std::uint64_t& bad, order::wide_integer& bad_value) {
+  if constexpr (is_integer_scan<Op>) {
+    if (!Op::fits(s) && index < bad) {
+      bad = index;
+      bad_value = s;
+    }
+    return static_cast<typename Op::result>(s.low);
+  } else {
+    return order::scan_value(s);
+  }
+}
+
+/// Records (index, value) in the overflow record if index is below the one there. Called by at most one thread of
+/// a warp, so the lock cannot stall a warp against itself.
+__device__ void record_overflow(overflow_record* r, std::uint64_t index, order::wide_integer v) {
+  bool done = false;
+  while (!done) {
+    if (atomicCAS(&r->lock, 0u, 1u) == 0u) {
+      __threadfence();
+      volatile overflow_record* vr = r;
+      if (index < vr->index) {
+        vr->index = index;
+        vr->low = v.low;
+        vr->high = v.high;
+      }
+      __threadfence();
+      atomicExch(&r->lock, 0u);
+      done = true;
+    }
+  }
+}
+
+/// The warp's first overflow (threads hold increasing indices, so the lowest thread that has one) goes to the record.
+template <class Op>
+__device__ __forceinline__ void report_overflow(overflow_record* r, std::uint64_t bad, order::wide_integer bad_value) {
+  if constexpr (is_integer_scan<Op>) {
+    const unsigned have = __ballot_sync(full_mask, bad != ~std::uint64_t{0});
+    if (have != 0 && (threadIdx.x % warp_size) == static_cast<unsigned>(__ffs(have) - 1)) {
+      record_overflow(r, bad, bad_value);
+    }
+  }
+}
+
+/// The outputs of the staged leaf (count elements; positions index..index + count of the output array) from thread
+/// j's e[j] and the offset in sh.offset, staged in shared memory and stored to y[0..count). Exclusive: y[k + 1] is
+/// the inclusive output k, and y[0] gets `first` if write_first or is left to the caller. sh.last gets the leaf's
+/// last inclusive state.
+template <class Op, bool Exclusive>
+__device__ __forceinline__ void leaf_outputs(unsigned count, const typename Op::state& e, unsigned j,
+                                             leaf_shared<Op>& sh, typename Op::result* y, std::uint64_t index,
+                                             bool write_first, const typename Op::state& first,
+                                             overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using T = typename Op::value;
+  using S = typename Op::state;
+  using Y = typename Op::result;
+  S base;
+  order::lane_bases<Op>(sh.offset, &e, &base, 1);
+  std::uint64_t bad = ~std::uint64_t{0};
+  order::wide_integer bad_value{0, 0};
+  const unsigned begin = j * shape::R;
+  const unsigned live = lane_live<Op>(count, j);
+  const auto* in = sh.inputs() + padded_index(begin);
+  Y* out = sh.outputs() + padded_index(begin);
+  // Inclusive output k is staged at k; an exclusive scan stores it at k + 1.
+  const std::uint64_t shift = Exclusive ? 1 : 0;
+  S p = Op::template identity<T>();
+  const auto step = [&](unsigned r) {
+    p = Op::template accumulate<T>(p, in[r]);  // read before out[r] may overwrite it
+    const S s = Op::combine(base, p);
+    if (!Exclusive || begin + r + 1 < count) out[r] = emit<Op>(s, index + begin + r + shift, bad, bad_value);
+    if (begin + r + 1 == count) sh.last = s;
+  };
+  if (live == warp_size) {
+#pragma unroll
+    for (unsigned r = 0; r < warp_size; ++r) step(r);
+  } else {
+    for (unsigned r = 0; r < live; ++r) step(r);
+  }
+  Y first_value{};
+  if (Exclusive && write_first && j == 0) first_value = emit<Op>(first, index, bad, bad_value);
+  report_overflow<Op>(overflow, bad, bad_value);
+  __syncthreads();
+  const Y* staged = sh.outputs();
+  if constexpr (Exclusive) {
+    if (write_first && j == 0) y[0] = first_value;
+    for (unsigned i = 1 + j; i < count; i += shape::W) y[i] = staged[padded_index(i - 1)];
+  } else if (count == shape::L && reinterpret_cast<std::uintptr_t>(y) % 16 == 0) {
+    constexpr unsigned P = 16 / sizeof(Y);
+#pragma unroll
+    for (unsigned s = 0; s < shape::R / P; ++s) {
+      const unsigned c = j + s * shape::W;
+      Y e[P];
+#pragma unroll
+      for (unsigned q = 0; q < P; ++q) e[q] = staged[padded_index(c * P + q)];
+      uint4 w;
+      memcpy(&w, e, sizeof w);
+      *reinterpret_cast<uint4*>(y + c * P) = w;
+    }
+  } else if (count == shape::L) {
+#pragma unroll
+    for (unsigned s = 0; s < shape::R; ++s) y[j + s * shape::W] = staged[padded_index(j + s * shape::W)];
+  } else {
+    for (unsigned i = j; i < count; i += shape::W) y[i] = staged[padded_index(i)];
+  }
+  __syncthreads();  // the buffer takes the next leaf
+}
+
+// ---- one array: one pass, offsets from the perfect subtrees published by earlier leaves -------------------------
+
+struct scan_book {
+  unsigned* tickets;   ///< zero between calls
+  unsigned* flags;     ///< flag of node at: == call once the node is published
+  void* nodes;         ///< the leaf tree's perfect-subtree roots, level by level
+  void* last;          ///< exclusive scans: each leaf's last inclusive state
+  std::uint64_t leaves;
+  unsigned call;
+};
+
+/// Index of node i of level k: level k holds the leaves / 2^k perfect subtrees of 2^k leaves.
+__device__ __forceinline__ std::uint64_t node_index(std::uint64_t leaves, int k, std::uint64_t i) {
+  std::uint64_t base = 0;
+  for (int l = 0; l < k; ++l) base += leaves >> l;
+  return base + i;
+}
+
+template <class N>
+__device__ __forceinline__ void publish(const scan_book& book, std::uint64_t at, const N& v) {
+  static_cast<N*>(book.nodes)[at] = v;
+  ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(book.flags[at]);
+  flag.store(book.call, ::cuda::memory_order_release);
+}
+
+template <class N>
+__device__ __forceinline__ N await_node(const scan_book& book, std::uint64_t at) {
+  ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(book.flags[at]);
+  while (flag.load(::cuda::memory_order_acquire) != book.call) __nanosleep(64);
+  static_assert(sizeof(N) % 4 == 0);
+  const unsigned* words = reinterpret_cast<const unsigned*>(static_cast<const N*>(book.nodes) + at);
+  unsigned w[sizeof(N) / 4];
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(N) / 4; ++i) w[i] = __ldcg(words + i);
+  N v;
+  memcpy(&v, w, sizeof v);
+  return v;
+}
+
+template <class Op, bool Exclusive>
+__global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
+    scan_leaves(const typename Op::input* x, std::uint64_t n, typename Op::result* y, scan_book book,
+                overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using S = typename Op::state;
+  __shared__ leaf_shared<Op> sh;
+  const unsigned j = threadIdx.x;
+  if (j == 0) {
+    const unsigned t = atomicAdd(book.tickets, 1u);
+    if (t == gridDim.x - 1) atomicExch(book.tickets, 0u);  // every block has its ticket: zero for the next call
+    sh.ticket = t;
+  }
+  __syncthreads();
+  const std::uint64_t b = sh.ticket;
+  const std::uint64_t start = b * shape::L;
+  const unsigned count = n - start < shape::L ? static_cast<unsigned>(n - start) : shape::L;
+  load_leaf<Op>(reinterpret_cast<const typename shape::raw*>(x) + start, count, sh, j);
+  S total;
+  const S e = block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
+  if (j < warp_size) {
+    // Warp 0. T_b first: the next leaves may be waiting for it.
+    if (j == 0) publish(book, node_index(book.leaves, 0, b), total);
+    // Lane k fetches, if bit k of b is set, the root of the perfect subtree of level k just before leaf b: one of
+    // the subtrees O_b folds, and for the trailing one bits of b, the left half of a subtree that b completes. The
+    // fetches (and any waits) run side by side; b < 2^31, so 31 lanes cover every bit.
+    const S empty_state = Op::template identity<typename Op::value>();
+    S held = empty_state;
+    if (((b >> j) & 1) != 0) held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
+    // The perfect subtrees leaf b completes: levels 1..c, c the number of trailing one bits of b; level k joins the
+    // level k - 1 subtree before b to the one ending at b.
+    const int c = __ffsll(static_cast<long long>(~b)) - 1;
+    S root = total;
+    for (int k = 1; k <= c; ++k) {
+      root = order::merge<Op>(broadcast(held, static_cast<unsigned>(k - 1)), root);
+      if (j == 0) publish(book, node_index(book.leaves, k, b >> k), root);
+    }
+    const S offset = order::leaf_offset<Op>(b, [&held](int k, std::uint64_t) { return broadcast(held, k); });
+    if (j == 0) sh.offset = offset;
+  }
+  __syncthreads();
+  const S empty = Op::template identity<typename Op::value>();
+  leaf_outputs<Op, Exclusive>(count, e, j, sh, y + start, start, b == 0, empty, overflow);
+  if (Exclusive && j == 0) static_cast<S*>(book.last)[b] = sh.last;
+}
+
+/// Exclusive scans: the first output of every leaf but the first is the previous leaf's last inclusive output.
+template <class Op>
+__global__ void scan_leaf_firsts(typename Op::result* y, scan_book book, overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using S = typename Op::state;
+  std::uint64_t bad = ~std::uint64_t{0};
+  order::wide_integer bad_value{0, 0};
+  const std::uint64_t b = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x + 1;
+  if (b < book.leaves) {
+    y[b * shape::L] = emit<Op>(static_cast<const S*>(book.last)[b - 1], b * shape::L, bad, bad_value);
+  }
+  report_overflow<Op>(overflow, bad, bad_value);
+}
+
+// ---- lines ------------------------------------------------------------------------------------------------------
+
+inline constexpr unsigned short_block = 128;  ///< threads of scan_short_lines: 4 warps, 32 lines each
+/// Blocks of scan_short_lines a multiprocessor should hold: a thread keeps its lane's 32 values in registers, so
+/// float leaves room for 6 blocks (85 registers), 16-bit inputs with float outputs for 4, 8-byte outputs for 3.
+template <class Op>
+inline constexpr unsigned short_min_blocks =
+    sizeof(typename Op::result) > 4 ? 3 : (sizeof(order::raw_t<typename Op::input>) == 4 ? 6 : 4);
+
+/// Lines of at most 32 lanes, packed into the threads of a warp: warp w takes lines [32 w, 32 w + 32) and scans
+/// them in rounds, each a run of consecutive lines whose lanes fit in 32 threads; thread t is lane t - first of the
+/// line that owns it. Longer lines go to the list of scan_long_lines.
+template <class Op, bool Exclusive>
+__global__ void __launch_bounds__(short_block, short_min_blocks<Op>)
+    scan_short_lines(const typename Op::input* x, scan_lines lines, std::uint64_t count, typename Op::result* y,
+                     unsigned* long_count, std::uint64_t* long_list, std::uint64_t long_room,
+                     overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using T = typename Op::value;
+  using S = typename Op::state;
+  using raw = typename shape::raw;
+  __shared__ unsigned char owners[short_block / warp_size][warp_size];
+  const unsigned lane = threadIdx.x % warp_size;
+  unsigned char* owner = owners[threadIdx.x / warp_size];
+  const std::uint64_t first_line = (std::uint64_t{blockIdx.x} * short_block + threadIdx.x) / warp_size * warp_size;
+  const std::uint64_t line = first_line + lane;
+  std::uint64_t in = 0;
+  std::uint64_t out = 0;
+  std::uint64_t size = 0;
+  if (line < count) {
+    in = lines.start(line);
+    out = lines.out_start(line);
+    size = lines.size(line);
+  }
+  const bool is_long = line < count && size > short_line;
+  if (is_long) {
+    // Room for every long line of valid offsets (lines do not overlap); the count never passes the room.
+    const unsigned slot = atomicAdd(long_count, 1u);
+    if (slot < long_room) {
+      long_list[slot] = line;
+    } else {
+      atomicSub(long_count, 1u);
+    }
+  }
+  const unsigned needed = line < count && !is_long ? static_cast<unsigned>((size + shape::R - 1) / shape::R) : 0;
+  // Greedy rounds, the same in every thread: a line starts a new round when its lanes would pass thread 31.
+  unsigned my_round = 0;
+  unsigned my_first = 0;
+  unsigned rounds = 0;
+  unsigned used = 0;
+  for (unsigned q = 0; q < warp_size; ++q) {
+    const unsigned l = __shfl_sync(full_mask, needed, q);
+    if (used + l > warp_size) {
+      ++rounds;
+      used = 0;
+    }
+    if (q == lane) {
+      my_round = rounds;
+      my_first = used;
+    }
+    used += l;
+  }
+  const S empty = Op::template identity<T>();
+  for (unsigned round = 0; round <= rounds; ++round) {
+    owner[lane] = 0xff;
+    __syncwarp();
+    if (my_round == round) {
+      for (unsigned q = 0; q < needed; ++q) owner[my_first + q] = static_cast<unsigned char>(lane);
+    }
+    __syncwarp();
+    const unsigned mine = owner[lane];
+    __syncwarp();
+    const bool active = mine != 0xff;
+    const unsigned src = active ? mine : lane;
+    const std::uint64_t a = __shfl_sync(full_mask, in, src);
+    const std::uint64_t ya = __shfl_sync(full_mask, out, src);
+    const std::uint64_t n = __shfl_sync(full_mask, size, src);
+    const unsigned k = lane - __shfl_sync(full_mask, my_first, src);  // lane of the line
+    const std::uint64_t begin = std::uint64_t{k} * shape::R;
+    const unsigned live =
+        !active || begin >= n ? 0 : (n - begin < shape::R ? static_cast<unsigned>(n - begin) : shape::R);
+    raw v[warp_size];
+    load_run(reinterpret_cast<const raw*>(x) + a + begin, live, v);
+    const S p = lane_sum<Op>(v, live);
+    // The order's lane scan over the line's lanes (all below 32, so its levels d >= 32 change none of them).
+    S t = p;
+#pragma unroll
+    for (unsigned d = 1; d < warp_size; d *= 2) {
+      const S other = shuffle_up(t, d);
+      if (k >= d) t = Op::combine(other, t);
+    }
+    S e = shuffle_up(t, 1);
+    if (k == 0) e = empty;
+    const S offset = order::empty_node<Op>();
+    S base;
+    order::lane_bases<Op>(offset, &e, &base, 1);
+    std::uint64_t bad = ~std::uint64_t{0};
+    order::wide_integer bad_value{0, 0};
+    // Each thread writes its own lane's positions. Exclusive: position r + 1 takes inclusive output r, and the
+    // lane's first position the previous lane's last inclusive output (the empty sum for the line's first lane).
+    // Outputs of the inputs' size replace them in v (each after its input is read), which keeps a thread's registers
+    // to one array; wider outputs get their own.
+    using Y = typename Op::result;
+    constexpr bool reuse = sizeof(raw) == sizeof(Y);
+    Y wide[reuse ? 1 : warp_size];
+    const auto put = [&](unsigned r, Y value) {
+      if constexpr (reuse) {
+        memcpy(&v[r], &value, sizeof value);
+      } else {
+        wide[r] = value;
+      }
+    };
+    const std::uint64_t at = ya + begin;  // the lane's first output in y
+    S q = empty;
+    S last = empty;
+    Y pending{};  // exclusive: the output of the next position, written once its input has been read
+#pragma unroll
+    for (unsigned r = 0; r < warp_size; ++r) {
+      if (r < live) {
+        q = Op::template accumulate<T>(q, v[r]);
+        const S s = Op::combine(base, q);
+        if constexpr (Exclusive) {
+          if (r > 0) put(r, pending);
+          if (r + 1 < live) pending = emit<Op>(s, at + r + 1, bad, bad_value);
+          last = s;
+        } else {
+          put(r, emit<Op>(s, at + r, bad, bad_value));
+        }
+      }
+    }
+    if constexpr (Exclusive) {
+      const S before = shuffle_up(last, 1);
+      if (live > 0) put(0, emit<Op>(k == 0 ? empty : before, at, bad, bad_value));
+    }
+    if constexpr (reuse) {
+      store_run(reinterpret_cast<raw*>(y + at), live, v);
+    } else {
+      store_run(y + at, live, wide);
+    }
+    report_overflow<Op>(overflow, bad, bad_value);
+  }
+}
+
+/// The long lines listed by scan_short_lines, a block each, walking the line's leaves in order: offsets from
+/// order::subtree_stack, as the CPU's one-thread scan.
+template <class Op, bool Exclusive>
+__global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
+    scan_long_lines(const typename Op::input* x, scan_lines lines, typename Op::result* y,
+                    const unsigned* long_count, const std::uint64_t* long_list, overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using S = typename Op::state;
+  __shared__ leaf_shared<Op> sh;
+  // The line's stack of leaf totals, thread 0's, in shared memory: as a local variable its 1.5 KiB would be
+  // reserved in local memory for every thread the GPU can hold.
+  __shared__ alignas(order::subtree_stack<Op>) unsigned char stack_bytes[sizeof(order::subtree_stack<Op>)];
+  auto* totals = reinterpret_cast<order::subtree_stack<Op>*>(stack_bytes);
+  const unsigned j = threadIdx.x;
+  const unsigned listed = *long_count;
+  const S empty = Op::template identity<typename Op::value>();
+  for (std::uint64_t q = blockIdx.x; q < listed; q += gridDim.x) {
+    const std::uint64_t line = long_list[q];
+    const std::uint64_t a = lines.start(line);
+    const std::uint64_t ya = lines.out_start(line);
+    const std::uint64_t n = lines.size(line);
+    if (j == 0) new (totals) order::subtree_stack<Op>();
+    S carry = empty;  // thread 0's: the previous leaf's last inclusive state
+    for (std::uint64_t start = 0; start < n; start += shape::L) {
+      const unsigned count = n - start < shape::L ? static_cast<unsigned>(n - start) : shape::L;
+      load_leaf<Op>(reinterpret_cast<const typename shape::raw*>(x) + a + start, count, sh, j);
+      S total;
+      const S e = block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
+      if (j == 0) {
+        sh.offset = totals->root();
+        totals->push(total, 1);
+      }
+      __syncthreads();
+      leaf_outputs<Op, Exclusive>(count, e, j, sh, y + ya + start, ya + start, true, carry, overflow);
+      if (j == 0) carry = sh.last;
+    }
+  }
+}
+
+// ---- strided lines: through a contiguous copy -------------------------------------------------------------------
+
+inline constexpr unsigned tile = 32;
+
+/// to[t * length + i] = from[t + i * stride] (gather: line t contiguous), or with `back` the reverse with stride
+/// `count` (from[t * length + i] to to[t + i * count]); 32 x 32 tiles through shared memory, both sides coalesced.
+template <class T, bool Back>
+__global__ void transpose_lines(const T* from, T* to, std::uint64_t length, std::uint64_t count, std::uint64_t stride) {
+  __shared__ T buffer[tile][tile + 1];
+  const std::uint64_t line_tiles = (count + tile - 1) / tile;
+  const std::uint64_t tiles = line_tiles * ((length + tile - 1) / tile);
+  for (std::uint64_t g = blockIdx.x; g < tiles; g += gridDim.x) {
+    const std::uint64_t t0 = (g % line_tiles) * tile;
+    const std::uint64_t i0 = (g / line_tiles) * tile;
+    __syncthreads();
+    for (unsigned r = threadIdx.y; r < tile; r += blockDim.y) {
+      if constexpr (!Back) {
+        // Read along t (coalesced): element (t0 + threadIdx.x, i0 + r).
+        const std::uint64_t t = t0 + threadIdx.x;
+        const std::uint64_t i = i0 + r;
+        if (t < count && i < length) buffer[threadIdx.x][r] = from[t + i * stride];
+      } else {
+        // Read along i: element (t0 + r, i0 + threadIdx.x).
+        const std::uint64_t t = t0 + r;
+        const std::uint64_t i = i0 + threadIdx.x;
+        if (t < count && i < length) buffer[r][threadIdx.x] = from[t * length + i];
+      }
+    }
+    __syncthreads();
+    for (unsigned r = threadIdx.y; r < tile; r += blockDim.y) {
+      if constexpr (!Back) {
+        const std::uint64_t t = t0 + r;
+        const std::uint64_t i = i0 + threadIdx.x;
+        if (t < count && i < length) to[t * length + i] = buffer[r][threadIdx.x];
+      } else {
+        const std::uint64_t t = t0 + threadIdx.x;
+        const std::uint64_t i = i0 + r;
+        if (t < count && i < length) to[t + i * count] = buffer[threadIdx.x][r];
+      }
+    }
+  }
+}
+
+std::uint64_t round16(std::uint64_t bytes) { return (bytes + 15) / 16 * 16; }
+
+}  // namespace
+
+template <class Op>
+void enqueue_scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, bool exclusive, workspace& ws,
+                  overflow_record* overflow, stream_t stream) {
+  using shape = scan_shape<Op>;
+  if (n == 0) return;
+  auto& st = workspace_access::of(ws);
+  const std::uint64_t leaves = order::leaf_count<typename Op::value>(n);
+  if (leaves > 0x7fffffffu) throw error("detred::cuda::cumsum: " + std::to_string(n) + " elements are too many");
+  std::uint64_t nodes = 0;
+  for (int k = 0; k < 64 && (leaves >> k) != 0; ++k) nodes += leaves >> k;
+  // The flags (zeroed once, then told apart by the call number) and the ticket counter.
+  st.reserve_scan(16 + nodes * sizeof(unsigned), stream);
+  if (++st.scan_call == 0) {
+    check(cudaMemsetAsync(st.scan, 0, st.scan_bytes, stream), "cudaMemsetAsync (scan flags)");
+    st.scan_call = 1;
+  }
+  const std::uint64_t node_bytes = round16(nodes * sizeof(typename shape::N));
+  st.reserve_partials(node_bytes + (exclusive ? leaves * sizeof(typename shape::S) : 0), stream);
+  scan_book book{};
+  book.tickets = static_cast<unsigned*>(st.scan);
+  book.flags = static_cast<unsigned*>(st.scan) + 4;
+  book.nodes = st.partials;
+  book.last = static_cast<unsigned char*>(st.partials) + node_bytes;
+  book.leaves = leaves;
+  book.call = st.scan_call;
+  const auto grid = static_cast<unsigned>(leaves);
+  if (exclusive) {
+    scan_leaves<Op, true><<<grid, shape::W, 0, stream>>>(x, n, y, book, overflow);
+    check(cudaGetLastError(), "kernel launch (scan leaves)");
+    if (leaves > 1) {
+      scan_leaf_firsts<Op><<<static_cast<unsigned>((leaves - 1 + 255) / 256), 256, 0, stream>>>(y, book, overflow);
+    }
+  } else {
+    scan_leaves<Op, false><<<grid, shape::W, 0, stream>>>(x, n, y, book, overflow);
+  }
+  check(cudaGetLastError(), "kernel launch (scan)");
+}
+
+template <class Op>
+void enqueue_line_scans(const typename Op::input* x, const scan_lines& lines, std::uint64_t count,
+                        std::uint64_t extent, typename Op::result* y, bool exclusive, workspace& ws,
+                        overflow_record* overflow, stream_t stream) {
+  using shape = scan_shape<Op>;
+  if (count == 0) return;
+  auto& st = workspace_access::of(ws);
+  const std::uint64_t most_long = extent / (short_line + 1) < count ? extent / (short_line + 1) : count;
+  st.reserve_partials(16 + 8 * (most_long > 0 ? most_long : 1), stream);
+  auto* long_count = static_cast<unsigned*>(st.partials);
+  auto* long_list = reinterpret_cast<std::uint64_t*>(static_cast<unsigned char*>(st.partials) + 16);
+  check(cudaMemsetAsync(long_count, 0, sizeof(unsigned), stream), "cudaMemsetAsync (scan lines)");
+  const std::uint64_t blocks = (count + short_block - 1) / short_block;
+  if (blocks > 0x7fffffffu) throw error("detred::cuda::cumsum: too many segments");
+  const auto grid = static_cast<unsigned>(blocks);
+  if (exclusive) {
+    scan_short_lines<Op, true><<<grid, short_block, 0, stream>>>(x, lines, count, y, long_count, long_list, most_long,
+                                                                  overflow);
+  } else {
+    scan_short_lines<Op, false><<<grid, short_block, 0, stream>>>(x, lines, count, y, long_count, long_list, most_long,
+                                                                  overflow);
+  }
+  check(cudaGetLastError(), "kernel launch (short scan lines)");
+  if (most_long == 0) return;
+  // Blocks loop over the listed lines; a grid of at most long_blocks keeps a call of many short lines (which lists
+  // none) from paying for many empty blocks, and still fills an H200 (132 multiprocessors, about 12 blocks each).
+  constexpr std::uint64_t long_blocks = 8192;
+  const auto long_grid = static_cast<unsigned>(most_long < long_blocks ? most_long : long_blocks);
+  if (exclusive) {
+    scan_long_lines<Op, true><<<long_grid, shape::W, 0, stream>>>(x, lines, y, long_count, long_list, overflow);
+  } else {
+    scan_long_lines<Op, false><<<long_grid, shape::W, 0, stream>>>(x, lines, y, long_count, long_list, overflow);
+  }
+  check(cudaGetLastError(), "kernel launch (long scan lines)");
+}
+
+template <class Op>
+void enqueue_strided_line_scans(const typename Op::input* x, std::uint64_t length, std::uint64_t stride,
+                                std::uint64_t count, typename Op::result* y, workspace& ws, stream_t stream) {
+  using T = typename Op::input;
+  static_assert(std::is_same_v<T, typename Op::result>, "strided lines are float or double");
+  if (length == 0 || count == 0) return;
+  auto& st = workspace_access::of(ws);
+  st.reserve_staging(length * count * sizeof(T), stream);
+  T* lines = static_cast<T*>(st.staging);
+  const std::uint64_t tiles = ((count + tile - 1) / tile) * ((length + tile - 1) / tile);
+  const auto grid = static_cast<unsigned>(tiles < 65536 ? tiles : 65536);
+  const dim3 block(tile, 8);
+  transpose_lines<T, false><<<grid, block, 0, stream>>>(x, lines, length, count, stride);
+  check(cudaGetLastError(), "kernel launch (gather scan lines)");
+  enqueue_line_scans<Op>(lines, scan_lines{.stride = length, .out_stride = length, .length = length}, count,
+                         length * count, lines, false, ws, nullptr, stream);
+  transpose_lines<T, true><<<grid, block, 0, stream>>>(lines, y, length, count, stride);
+  check(cudaGetLastError(), "kernel launch (scatter scan lines)");
+}
+
+template <class... Ops>
+struct scan_instances {
+  static constexpr std::tuple pointers{&enqueue_scan<Ops>..., &enqueue_line_scans<Ops>...};
+};
+template <class... Ops>
+struct strided_scan_instances {
+  static constexpr std::tuple pointers{&enqueue_strided_line_scans<Ops>...};
+};
+template struct scan_instances<
+    order::scan_op<double, order::plain_sums>, order::scan_op<double, order::compensated_sums>,
+    order::scan_op<float, order::plain_sums>, order::scan_op<float, order::compensated_sums>,
+    order::scan_op<float16, order::plain_sums>, order::scan_op<float16, order::compensated_sums>,
+    order::scan_op<bfloat16, order::plain_sums>, order::scan_op<bfloat16, order::compensated_sums>,
+    integer_scan_op<std::int32_t, std::int64_t>, integer_scan_op<std::int64_t, std::int64_t>,
+    integer_scan_op<std::uint32_t, std::uint64_t>, integer_scan_op<std::uint64_t, std::uint64_t>>;
+template struct strided_scan_instances<
+    order::scan_op<double, order::plain_sums>, order::scan_op<double, order::compensated_sums>,
+    order::scan_op<float, order::plain_sums>, order::scan_op<float, order::compensated_sums>>;
+
+}  // namespace detred::cuda::detail

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CUDA scans (detred/cuda_scan.hpp): the checks every scan shares (lib/scan/scan_checks.hpp), then scan.cu's
+// enqueue functions; the synchronous calls wait for their stream, and the integer ones read back the first output
+// that does not fit.
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include <cuda_runtime_api.h>
+
+#include "core/batch_checks.hpp"
+#include "core/integer_results.hpp"
+#include "cuda_check.hpp"
+#include "detred/cuda.hpp"
+#include "scan/scan_checks.hpp"
+#include "scan_enqueue.hpp"
+#include "workspace_state.hpp"
+
+namespace detred::cuda {
+namespace {
+
+using detail::check;
+
+const char* name_of(bool exclusive) { return exclusive ? "detred::cuda::exclusive_cumsum" : "detred::cuda::cumsum"; }
+
+void check_device(workspace& ws) { detail::workspace_access::of(ws).check_current_device(); }
+
+void wait(stream_t stream) { check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (scan)"); }
+
+/// Calls f with the scan operator of In in mode m (tree or compensated; exact refused).
+template <class In, class F>
+void with_scan_op(mode m, const char* what, F&& f) {
+  scan_checks::check_mode(m, true, what);
+  if (m == mode::compensated) {
+    f.template operator()<order::scan_op<In, order::compensated_sums>>();
+  } else {
+    f.template operator()<order::scan_op<In, order::plain_sums>>();
+  }
+}
+
+template <class In, class Out>
+void float_scan(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream, bool exclusive) {
+  const char* what = name_of(exclusive);
+  with_scan_op<In>(m, what, [&]<class Op>() {
+    check_device(ws);
+    scan_checks::check_buffers(x.data(), x.size(), y.data(), y.size(), what);
+    detail::enqueue_scan<Op>(x.data(), x.size(), y.data(), exclusive, ws, nullptr, stream);
+  });
+}
+
+/// The segments' count, after the checks that need no offset (offsets in device memory are not read).
+std::uint64_t segment_count(const segments& s, const char* what) {
+  if (s.offsets.empty()) {
+    throw error(std::string(what) + ": the segment offsets are empty (k segments need k + 1 offsets)");
+  }
+  if (s.offsets.data() == nullptr) throw error(std::string(what) + ": the segment offsets are null");
+  return s.offsets.size() - 1;
+}
+
+template <class In, class Out>
+void float_segments(std::span<const In> x, const segments& s, std::span<Out> y, workspace& ws, mode m,
+                    stream_t stream, bool exclusive) {
+  const char* what = name_of(exclusive);
+  with_scan_op<In>(m, what, [&]<class Op>() {
+    check_device(ws);
+    scan_checks::check_buffers(x.data(), x.size(), y.data(), y.size(), what);
+    const std::uint64_t count = segment_count(s, what);
+    detail::enqueue_line_scans<Op>(x.data(), {.offsets = s.offsets.data()}, count, x.size(), y.data(), exclusive, ws,
+                                   nullptr, stream);
+  });
+}
+
+/// Integer scans: enqueue with the overflow record in the workspace's result slot, wait, and refuse the first
+/// output that does not fit (the message names it and its exact value, as the CPU's).
+template <class In, class Out, class Enqueue>
+void integer_scan(workspace& ws, stream_t stream, const char* what, Enqueue&& enqueue) {
+  check_device(ws);
+  auto& st = detail::workspace_access::of(ws);
+  auto* record = static_cast<detail::overflow_record*>(st.result);
+  static_assert(sizeof(detail::overflow_record) <= detail::workspace_access::state::slot_bytes);
+  check(cudaMemsetAsync(record, 0xff, sizeof record->index, stream), "cudaMemsetAsync (scan overflow record)");
+  check(cudaMemsetAsync(&record->lock, 0, sizeof record->lock, stream), "cudaMemsetAsync (scan overflow record)");
+  enqueue.template operator()<detail::integer_scan_op<In, Out>>(record);
+  check(cudaMemcpyAsync(st.host_result, record, sizeof *record, cudaMemcpyDeviceToHost, stream),
+        "cudaMemcpyAsync (scan overflow record)");
+  wait(stream);
+  detail::overflow_record got;
+  std::memcpy(&got, st.host_result, sizeof got);
+  if (got.index != ~std::uint64_t{0}) {
+    const std::string output = std::string(what) + ": output " + std::to_string(got.index);
+    narrowed<Out>(order::wide_integer{got.low, got.high}, output.c_str());
+    throw error(output + ": does not fit");  // not reached: narrowed throws for a value that does not fit
+  }
+}
+
+template <class In, class Out>
+void integer_array(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream, bool exclusive) {
+  const char* what = name_of(exclusive);
+  scan_checks::check_buffers(x.data(), x.size(), y.data(), y.size(), what);
+  integer_scan<In, Out>(ws, stream, what, [&]<class Op>(detail::overflow_record* record) {
+    detail::enqueue_scan<Op>(x.data(), x.size(), y.data(), exclusive, ws, record, stream);
+  });
+}
+
+template <class In, class Out>
+void integer_segments(std::span<const In> x, const segments& s, std::span<Out> y, workspace& ws, stream_t stream,
+                      bool exclusive) {
+  const char* what = name_of(exclusive);
+  scan_checks::check_buffers(x.data(), x.size(), y.data(), y.size(), what);
+  const std::uint64_t count = segment_count(s, what);
+  integer_scan<In, Out>(ws, stream, what, [&]<class Op>(detail::overflow_record* record) {
+    detail::enqueue_line_scans<Op>(x.data(), {.offsets = s.offsets.data()}, count, x.size(), y.data(), exclusive, ws,
+                                   record, stream);
+  });
+}
+
+template <class T>
+void axis_scan(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m, stream_t stream) {
+  const char* what = "detred::cuda::cumsum";
+  with_scan_op<T>(m, what, [&]<class Op>() {
+    check_device(ws);
+    const axis_lines lines = lines_of(a, axis, axis == 0 ? a.cols : a.rows, "cuda::cumsum");
+    const std::uint64_t total = a.rows * a.cols;
+    if (y.size() != total) {
+      throw error(std::string(what) + ": the output holds " + std::to_string(y.size()) + " elements, the " +
+                  std::to_string(a.rows) + " x " + std::to_string(a.cols) + " matrix " + std::to_string(total));
+    }
+    const bool row_major = a.layout == layout::row_major;
+    const bool packed = a.leading_dimension == (row_major ? a.cols : a.rows);
+    if (!(packed && static_cast<const void*>(a.data) == static_cast<const void*>(y.data()))) {
+      scan_checks::check_overlap(a.data, extent_of(a), y.data(), y.size(), what);
+    }
+    if (lines.contiguous) {
+      detail::enqueue_line_scans<Op>(
+          a.data, {.stride = lines.stride, .out_stride = lines.length, .length = lines.length}, lines.count,
+          extent_of(a), y.data(), false, ws, nullptr, stream);
+    } else {
+      detail::enqueue_strided_line_scans<Op>(a.data, lines.length, lines.stride, lines.count, y.data(), ws, stream);
+    }
+  });
+}
+
+}  // namespace
+
+#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                             \
+  void cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {               \
+    float_scan(x, y, ws, m, stream, false);                                                                          \
+  }                                                                                                                  \
+  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {     \
+    float_scan(x, y, ws, m, stream, true);                                                                           \
+  }                                                                                                                  \
+  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {                     \
+    float_scan(x, y, ws, m, stream, false);                                                                          \
+    wait(stream);                                                                                                    \
+  }                                                                                                                  \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {           \
+    float_scan(x, y, ws, m, stream, true);                                                                           \
+    wait(stream);                                                                                                    \
+  }                                                                                                                  \
+  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m, stream_t stream) {   \
+    float_segments(x, s, y, ws, m, stream, false);                                                                   \
+  }                                                                                                                  \
+  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m,            \
+                              stream_t stream) {                                                                     \
+    float_segments(x, s, y, ws, m, stream, true);                                                                    \
+  }                                                                                                                  \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m, stream_t stream) {         \
+    float_segments(x, s, y, ws, m, stream, false);                                                                   \
+    wait(stream);                                                                                                    \
+  }                                                                                                                  \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m,                  \
+                        stream_t stream) {                                                                           \
+    float_segments(x, s, y, ws, m, stream, true);                                                                    \
+    wait(stream);                                                                                                    \
+  }
+DETRED_CUDA_FLOAT_SCANS(double, double)
+DETRED_CUDA_FLOAT_SCANS(float, float)
+DETRED_CUDA_FLOAT_SCANS(float16, float)
+DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
+#undef DETRED_CUDA_FLOAT_SCANS
+
+#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                           \
+  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream) {                             \
+    integer_array(x, y, ws, stream, false);                                                                          \
+  }                                                                                                                  \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream) {                   \
+    integer_array(x, y, ws, stream, true);                                                                           \
+  }                                                                                                                  \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream) {                 \
+    integer_segments(x, s, y, ws, stream, false);                                                                    \
+  }                                                                                                                  \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream) {       \
+    integer_segments(x, s, y, ws, stream, true);                                                                     \
+  }
+DETRED_CUDA_INTEGER_SCANS(std::int32_t, std::int64_t)
+DETRED_CUDA_INTEGER_SCANS(std::int64_t, std::int64_t)
+DETRED_CUDA_INTEGER_SCANS(std::uint32_t, std::uint64_t)
+DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
+#undef DETRED_CUDA_INTEGER_SCANS
+
+#define DETRED_CUDA_AXIS_SCANS(T)                                                                                  \
+  void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m, stream_t stream) {          \
+    axis_scan(a, axis, y, ws, m, stream);                                                                          \
+  }                                                                                                                \
+  void cumsum(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m, stream_t stream) {                \
+    axis_scan(a, axis, y, ws, m, stream);                                                                          \
+    wait(stream);                                                                                                  \
+  }
+DETRED_CUDA_AXIS_SCANS(double)
+DETRED_CUDA_AXIS_SCANS(float)
+#undef DETRED_CUDA_AXIS_SCANS
+
+}  // namespace detred::cuda

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The argument checks every scan shares, host (scan_api.cpp) and CUDA (lib/cuda/scan_api.cpp), so that each bad
+// argument gets the same message on every backend.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "core/validate.hpp"
+#include "detred/options.hpp"
+
+namespace detred::scan_checks {
+
+/// Throws detred::error for a mode the scans do not have: mode::exact for floating-point inputs (integer scans are
+/// exact whatever the mode), or an unknown mode.
+inline void check_mode(mode m, bool floating, const char* what) {
+  if (validated(m) == mode::exact && floating) {
+    throw error(std::string(what) + ": mode exact is not available for scans (tree or compensated; docs/scan.md)");
+  }
+}
+
+/// y must be x itself (same address and type) or not overlap it.
+template <class In, class Out>
+void check_overlap(const In* x, std::uint64_t nx, const Out* y, std::uint64_t ny, const char* what) {
+  if (nx == 0 || ny == 0) return;
+  const auto xb = reinterpret_cast<std::uintptr_t>(x);
+  const auto yb = reinterpret_cast<std::uintptr_t>(y);
+  const bool overlap = xb < yb + ny * sizeof(Out) && yb < xb + nx * sizeof(In);
+  const bool same = std::is_same_v<In, Out> && xb == yb;
+  if (overlap && !same) {
+    throw error(std::string(what) + ": the output overlaps the input without being it (in place, pass the same " +
+                "array of the same type as both)");
+  }
+}
+
+/// y must have x's length, and be x itself or not overlap it.
+template <class In, class Out>
+void check_buffers(const In* x, std::uint64_t nx, const Out* y, std::uint64_t ny, const char* what) {
+  if (nx != ny) {
+    throw error(std::string(what) + ": the output holds " + std::to_string(ny) + " elements, the input " +
+                std::to_string(nx) + " (they must be equal)");
+  }
+  check_overlap(x, nx, y, ny, what);
+}
+
+}  // namespace detred::scan_checks

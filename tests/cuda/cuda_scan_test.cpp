@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The GPU scans (detred/cuda_scan.hpp): every output of every call, bit for bit, against the CPU's (detred::cumsum,
+// itself tested against the scalar reference in tests/scan_test.cpp): sizes around every boundary of the scan order
+// and its one-pass leaf tree, every element type, both modes, inclusive and exclusive, sync and async on a stream,
+// in place, misaligned pointers, special values; segments (empty, many short, few long, at the short/long border)
+// and matrix axes of both layouts; integer overflow refused; exact mode refused.
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include "detred/cuda.hpp"
+#include "detred/detred.hpp"
+#include "detred/order/scan.hpp"
+#include "gpu_paths.hpp"
+
+namespace detred::testing {
+namespace {
+
+using FloatTypes = ::testing::Types<float, double>;
+template <class T>
+class GpuScan : public TypedGpu<T> {};
+TYPED_TEST_SUITE(GpuScan, FloatTypes);
+
+class GpuScanRules : public Gpu {};
+
+/// Sizes around every boundary of the scan order (a lane's 32 positions, W lanes, a leaf) and of the GPU's leaf
+/// tree (the perfect subtrees the leaves publish: 2^k leaves +- 1), plus one of 1025 leaves.
+template <class T>
+std::vector<std::uint64_t> gpu_scan_sizes() {
+  constexpr std::uint64_t W = order::lanes<T>;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  constexpr std::uint64_t R = order::scan_lane_length<T>;
+  std::set<std::uint64_t> s = {0,     1,     2,     3, R - 1, R,         R + 1, 2 * R + 5, W - 1,        W,
+                               W + 1, L - R, L - 1, L, L + 1, 2 * L - 1, 2 * L, 2 * L + 1, 3 * L + W + 1};
+  for (std::uint64_t leaves : {3, 4, 7, 8, 9, 16, 33, 64, 1025}) {
+    s.insert({leaves * L - 1, leaves * L, leaves * L + 1});
+  }
+  return {s.begin(), s.end()};
+}
+
+template <class T>
+void upload(const std::vector<T>& host, T* device) {
+  if (!host.empty()) {
+    ASSERT_EQ(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  }
+}
+
+template <class T>
+std::vector<T> download(const T* device, std::uint64_t n) {
+  std::vector<T> host(n);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  if (n > 0) {
+    EXPECT_EQ(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  }
+  return host;
+}
+
+template <class Y>
+void expect_same_bits(const std::vector<Y>& got, const std::vector<Y>& expected, const std::string& what) {
+  ASSERT_EQ(got.size(), expected.size()) << what;
+  for (std::uint64_t i = 0; i < got.size(); ++i) {
+    if (bits(got[i]) != bits(expected[i])) {
+      ADD_FAILURE() << what << ": output " << i << " of " << got.size() << " is " << got[i] << ", expected "
+                    << expected[i];
+      return;  // one message per comparison
+    }
+  }
+  gpu_comparisons() += 1;
+}
+
+/// The CPU's outputs, the standard the GPU must meet.
+template <class In, class Y>
+std::vector<Y> cpu_scan(const std::vector<In>& x, mode m, bool exclusive) {
+  std::vector<Y> y(x.size());
+  if (exclusive) {
+    exclusive_cumsum(std::span<const In>(x), std::span<Y>(y), {.mode = m});
+  } else {
+    cumsum(std::span<const In>(x), std::span<Y>(y), {.mode = m});
+  }
+  return y;
+}
+
+/// The GPU call: synchronous, or enqueued on `stream` (integer scans are synchronous only; they wait for it).
+template <class In, class Y>
+void gpu_scan(std::span<const In> x, std::span<Y> y, mode m, bool exclusive, bool async, cudaStream_t stream) {
+  cuda::workspace& ws = test_workspace();
+  if constexpr (std::is_integral_v<In>) {
+    if (exclusive) {
+      cuda::exclusive_cumsum(x, y, ws, stream);
+    } else {
+      cuda::cumsum(x, y, ws, stream);
+    }
+  } else if (async) {
+    if (exclusive) {
+      cuda::exclusive_cumsum_async(x, y, ws, m, stream);
+    } else {
+      cuda::cumsum_async(x, y, ws, m, stream);
+    }
+  } else {
+    if (exclusive) {
+      cuda::exclusive_cumsum(x, y, ws, m, stream);
+    } else {
+      cuda::cumsum(x, y, ws, m, stream);
+    }
+  }
+}
+
+/// x uploaded at `offset` elements past an aligned allocation, scanned by the synchronous call, by the async call
+/// on a stream of its own, and in place (when In is Y); every output against the CPU's.
+template <class In, class Y>
+void expect_gpu_scans(const std::vector<In>& x, mode m, const std::string& what, std::uint64_t offset) {
+  const std::uint64_t n = x.size();
+  device_array<In> in(n + offset);
+  device_array<Y> out(n + offset);
+  ASSERT_TRUE(in.ok() && out.ok());
+  const std::span<const In> dx(in.data() + offset, n);
+  const std::span<Y> dy(out.data() + offset, n);
+  for (bool exclusive : {false, true}) {
+    const std::vector<Y> expected = cpu_scan<In, Y>(x, m, exclusive);
+    const std::string label = what + " n=" + std::to_string(n) + " offset=" + std::to_string(offset) +
+                              " mode=" + to_string(m) + (exclusive ? " exclusive" : " inclusive");
+    upload(x, in.data() + offset);
+    gpu_scan<In, Y>(dx, dy, m, exclusive, false, nullptr);
+    expect_same_bits(download(dy.data(), n), expected, label + " sync");
+
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    ASSERT_EQ(cudaMemsetAsync(out.data(), 0x5a, (n + offset) * sizeof(Y), stream), cudaSuccess);
+    gpu_scan<In, Y>(dx, dy, m, exclusive, true, stream);
+    std::vector<Y> async(n);
+    if (n > 0) {
+      ASSERT_EQ(cudaMemcpyAsync(async.data(), dy.data(), n * sizeof(Y), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+    }
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+    expect_same_bits(async, expected, label + " async on a stream");
+
+    if constexpr (std::is_same_v<In, Y>) {
+      const std::span<Y> inplace(in.data() + offset, n);
+      gpu_scan<In, Y>(std::span<const In>(inplace), inplace, m, exclusive, false, nullptr);
+      expect_same_bits(download(inplace.data(), n), expected, label + " in place");
+    }
+  }
+  gpu_inputs() += 1;
+}
+
+TYPED_TEST(GpuScan, EveryBoundaryEveryModeMatchesTheCpu) {
+  using T = TypeParam;
+  for (std::uint64_t n : gpu_scan_sizes<T>()) {
+    for (values v : all_value_classes()) {
+      // Beyond two leaves, the classes that exercise arithmetic; the special values are covered at the small ones.
+      if (n > 2 * order::leaf_size<T> + 1 && v != values::dynamic_range && v != values::with_nan) continue;
+      const std::vector<T> x = generate<T>(v, n, 3600 + n);
+      for (mode m : {mode::tree, mode::compensated}) expect_gpu_scans<T, T>(x, m, name(v), 0);
+    }
+  }
+}
+
+TYPED_TEST(GpuScan, MisalignedPointersMatchTheCpu) {
+  using T = TypeParam;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  for (std::uint64_t offset : {1, 3, 5}) {
+    for (std::uint64_t n : {std::uint64_t{100}, L + 7, 9 * L + 1}) {
+      const std::vector<T> x = generate<T>(values::dynamic_range, n, 77 + offset);
+      for (mode m : {mode::tree, mode::compensated}) expect_gpu_scans<T, T>(x, m, "misaligned", offset);
+    }
+  }
+}
+
+TYPED_TEST(GpuScan, LargeArrayMatchesTheCpu) {
+  using T = TypeParam;
+  const std::uint64_t n = (std::uint64_t{1} << 23) + 12345;
+  const std::vector<T> x = generate<T>(values::dynamic_range, n, 99);
+  for (mode m : {mode::tree, mode::compensated}) expect_gpu_scans<T, T>(x, m, "large", 0);
+}
+
+/// Two scans at once, each on its own stream with its own workspace (the one-pass kernels of both are resident
+/// together, each waiting only for its own earlier leaves): both give the CPU's bits.
+TYPED_TEST(GpuScan, ConcurrentStreamsEachMatchTheCpu) {
+  using T = TypeParam;
+  const std::uint64_t n = (std::uint64_t{1} << 21) + 77;
+  const std::vector<T> x0 = generate<T>(values::dynamic_range, n, 501);
+  const std::vector<T> x1 = generate<T>(values::ill_conditioned, n, 502);
+  device_array<T> d0(n), d1(n), y0(n), y1(n);
+  upload(x0, d0.data());
+  upload(x1, d1.data());
+  cuda::workspace ws0;
+  cuda::workspace ws1;
+  cudaStream_t s0 = nullptr;
+  cudaStream_t s1 = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
+  for (int round = 0; round < 3; ++round) {
+    cuda::cumsum_async(std::span<const T>(d0.data(), n), std::span<T>(y0.data(), n), ws0, mode::tree, s0);
+    cuda::exclusive_cumsum_async(std::span<const T>(d1.data(), n), std::span<T>(y1.data(), n), ws1,
+                                 mode::compensated, s1);
+  }
+  ASSERT_EQ(cudaStreamSynchronize(s0), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s1), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(s0), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(s1), cudaSuccess);
+  expect_same_bits(download(y0.data(), n), cpu_scan<T, T>(x0, mode::tree, false), "stream 0");
+  expect_same_bits(download(y1.data(), n), cpu_scan<T, T>(x1, mode::compensated, true), "stream 1");
+}
+
+template <class H>
+void sixteen_bit_case() {
+  // Random bit patterns: every class of value, NaN and Inf included.
+  for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{1000}, 3 * order::leaf_size<float> + 41}) {
+    std::vector<H> h(n);
+    rng random(16 + n);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const auto b = static_cast<std::uint16_t>(random.next() >> 48);
+      h[i] = H{static_cast<std::uint16_t>(i % 16 == 0 ? b : (b & 0xbfffu))};
+    }
+    for (mode m : {mode::tree, mode::compensated}) {
+      expect_gpu_scans<H, float>(h, m, "16-bit", 0);
+      expect_gpu_scans<H, float>(h, m, "16-bit", 1);
+    }
+  }
+}
+TEST_F(GpuScanRules, Float16AndBfloat16MatchTheCpu) {
+  sixteen_bit_case<float16>();
+  sixteen_bit_case<bfloat16>();
+}
+
+template <class I, class R>
+void integer_case(std::uint64_t n, std::uint64_t seed) {
+  std::vector<I> x(n);
+  rng random(seed);
+  for (auto& v : x) v = static_cast<I>(random.next() >> (sizeof(I) == 8 ? 3 : 0));  // 64-bit values keep room
+  expect_gpu_scans<I, R>(x, mode::tree, "integer", 0);
+}
+TEST_F(GpuScanRules, IntegersAreExactAndMatchTheCpu) {
+  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{33}, std::uint64_t{2047},
+                          std::uint64_t{2049}, std::uint64_t{70001}}) {
+    integer_case<std::int32_t, std::int64_t>(n, 1 + n);
+    integer_case<std::uint32_t, std::uint64_t>(n, 2 + n);
+    integer_case<std::int64_t, std::int64_t>(n, 3 + n);
+    integer_case<std::uint64_t, std::uint64_t>(n, 4 + n);
+  }
+}
+
+/// The message from "output" on: the GPU's names detred::cuda::, the CPU's detred::.
+std::string from_output(const std::string& message) { return message.substr(message.find("output")); }
+
+TEST_F(GpuScanRules, IntegerOverflowIsRefusedAsOnTheCpu) {
+  cuda::workspace& ws = test_workspace();
+  // int64: a large positive run that passes the maximum at element 5000 + 3000 (of a multi-leaf array), then comes
+  // back; the CPU and the GPU must name the same first output and exact value.
+  const std::uint64_t n = 9000;
+  std::vector<std::int64_t> x(n, 1);
+  x[5000] = std::numeric_limits<std::int64_t>::max() - 6000;
+  x[8500] = std::numeric_limits<std::int64_t>::min();
+  for (bool exclusive : {false, true}) {
+    std::string cpu_message;
+    try {
+      cpu_scan<std::int64_t, std::int64_t>(x, mode::tree, exclusive);
+    } catch (const overflow_error& e) {
+      cpu_message = e.what();
+    }
+    ASSERT_FALSE(cpu_message.empty());
+    device_array<std::int64_t> d(n);
+    device_array<std::int64_t> y(n);
+    upload(x, d.data());
+    const std::span<const std::int64_t> dx(d.data(), n);
+    try {
+      if (exclusive) {
+        cuda::exclusive_cumsum(dx, std::span<std::int64_t>(y.data(), n), ws);
+      } else {
+        cuda::cumsum(dx, std::span<std::int64_t>(y.data(), n), ws);
+      }
+      ADD_FAILURE() << "no overflow_error";
+    } catch (const overflow_error& e) {
+      EXPECT_EQ(from_output(e.what()), from_output(cpu_message));
+      EXPECT_NE(std::string(e.what()).find("detred::cuda::"), std::string::npos) << e.what();
+    }
+    // Segments: the same array as one segment, after an empty one.
+    device_array<std::uint64_t> offsets(3);
+    upload(std::vector<std::uint64_t>{0, 0, n}, offsets.data());
+    EXPECT_THROW(cuda::cumsum(dx, segments{std::span<const std::uint64_t>(offsets.data(), 3)},
+                              std::span<std::int64_t>(y.data(), n), ws),
+                 overflow_error);
+  }
+  // uint32 -> uint64 cannot overflow at this size; the workspace serves the next call normally.
+  integer_case<std::uint32_t, std::uint64_t>(5000, 8);
+}
+
+TEST_F(GpuScanRules, ExactModeAndBadArgumentsAreRefused) {
+  cuda::workspace& ws = test_workspace();
+  device_array<double> d(16);
+  const std::span<const double> dx(d.data(), 16);
+  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data(), 16), ws, mode::exact), error);
+  EXPECT_THROW(cuda::exclusive_cumsum_async(dx, std::span<double>(d.data(), 16), ws, mode::exact), error);
+  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data(), 15), ws), error);                // length
+  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data() + 1, 16), ws), error);            // overlap
+  EXPECT_THROW(cuda::cumsum(dx, segments{}, std::span<double>(d.data(), 16), ws), error);  // no offsets
+  // The refusal of exact mode reads as the CPU's, apart from the call's name.
+  std::string cpu;
+  std::string gpu;
+  std::vector<double> h(4);
+  try {
+    cumsum(std::span<const double>(h), std::span<double>(h), {.mode = mode::exact});
+  } catch (const error& e) {
+    cpu = e.what();
+  }
+  try {
+    cuda::cumsum(dx, std::span<double>(d.data(), 16), ws, mode::exact);
+  } catch (const error& e) {
+    gpu = e.what();
+  }
+  EXPECT_EQ(gpu.substr(gpu.find(": ")), cpu.substr(cpu.find(": ")));
+}
+
+/// Segments uploaded with x; y prefilled with a sentinel both here and on the CPU, so that outputs outside every
+/// segment must stay as they are.
+template <class In, class Y>
+void expect_segments(const std::vector<In>& x, const std::vector<std::uint64_t>& offsets, mode m,
+                     const std::string& what) {
+  cuda::workspace& ws = test_workspace();
+  const std::uint64_t n = x.size();
+  device_array<In> d(n);
+  device_array<Y> y(n);
+  device_array<std::uint64_t> off(offsets.size());
+  upload(x, d.data());
+  upload(offsets, off.data());
+  const segments host_segments{std::span<const std::uint64_t>(offsets)};
+  const segments device_segments{std::span<const std::uint64_t>(off.data(), offsets.size())};
+  for (bool exclusive : {false, true}) {
+    std::vector<Y> expected(n, Y(7));
+    std::vector<Y> sentinel(n, Y(7));
+    if (exclusive) {
+      exclusive_cumsum(std::span<const In>(x), host_segments, std::span<Y>(expected), {.mode = m});
+    } else {
+      cumsum(std::span<const In>(x), host_segments, std::span<Y>(expected), {.mode = m});
+    }
+    upload(sentinel, y.data());
+    const std::span<const In> dx(d.data(), n);
+    const std::span<Y> dy(y.data(), n);
+    if constexpr (std::is_integral_v<In>) {
+      if (exclusive) {
+        cuda::exclusive_cumsum(dx, device_segments, dy, ws);
+      } else {
+        cuda::cumsum(dx, device_segments, dy, ws);
+      }
+    } else {
+      if (exclusive) {
+        cuda::exclusive_cumsum_async(dx, device_segments, dy, ws, m);
+      } else {
+        cuda::cumsum_async(dx, device_segments, dy, ws, m);
+      }
+    }
+    expect_same_bits(download(y.data(), n), expected,
+                     what + " segments mode=" + to_string(m) + (exclusive ? " exclusive" : " inclusive"));
+  }
+}
+
+TYPED_TEST(GpuScan, SegmentsEqualTheCpu) {
+  using T = TypeParam;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  // Few long ones, at the short/long border (1024 = 32 lanes), empty ones, and one starting past 0.
+  const std::vector<std::uint64_t> few = {3,          3,          4,          4 + L,          5 + 3 * L,
+                                          5 + 3 * L,  6 + 3 * L + 100,       1030 + 3 * L + 100,
+                                          2055 + 3 * L + 100,    2055 + 20 * L, 2055 + 20 * L + 1024, 2055 + 37 * L};
+  const std::vector<T> x = generate<T>(values::dynamic_range, few.back() + 7, 55);
+  // Many short ones: random lengths 0..1100 (some long), and every length 0..70.
+  std::vector<std::uint64_t> many = {0};
+  rng random(12);
+  for (int k = 0; k < 3000; ++k) many.push_back(many.back() + random.next() % 1101);
+  for (std::uint64_t len = 0; len <= 70; ++len) many.push_back(many.back() + len);
+  const std::vector<T> xm = generate<T>(values::with_nan, many.back(), 56);
+  for (mode m : {mode::tree, mode::compensated}) {
+    expect_segments<T, T>(x, few, m, "few long");
+    expect_segments<T, T>(xm, many, m, "many short");
+  }
+  // Integers through the same kernels.
+  std::vector<std::int32_t> xi(many.back());
+  for (auto& v : xi) v = static_cast<std::int32_t>(random.next());
+  expect_segments<std::int32_t, std::int64_t>(xi, many, mode::tree, "int32");
+}
+
+TEST_F(GpuScanRules, SixteenBitSegmentsEqualTheCpu) {
+  std::vector<std::uint64_t> offsets = {0, 1, 1, 700, 5000, 5001, 20000};
+  std::vector<bfloat16> h(offsets.back());
+  rng random(3);
+  for (auto& v : h) v = bfloat16{static_cast<std::uint16_t>((random.next() >> 48) & 0xbfffu)};
+  for (mode m : {mode::tree, mode::compensated}) expect_segments<bfloat16, float>(h, offsets, m, "bfloat16");
+}
+
+TYPED_TEST(GpuScan, MatrixAxesEqualTheCpu) {
+  using T = TypeParam;
+  cuda::workspace& ws = test_workspace();
+  struct shape {
+    std::uint64_t rows, cols, extra;
+  };
+  for (const shape s : {shape{1, 1, 0}, shape{3, 5000, 0}, shape{5000, 3, 2}, shape{70, 33, 1}, shape{1025, 40, 0}}) {
+    for (layout l : {layout::row_major, layout::column_major}) {
+      const std::uint64_t inner = l == layout::row_major ? s.cols : s.rows;
+      const std::uint64_t outer = l == layout::row_major ? s.rows : s.cols;
+      const std::uint64_t ld = inner + s.extra;
+      const std::vector<T> a = generate<T>(values::dynamic_range, outer * ld, 5 + s.rows);
+      device_array<T> da(a.size());
+      device_array<T> dy(s.rows * s.cols);
+      upload(a, da.data());
+      const matrix_view<T> host{a.data(), s.rows, s.cols, ld, l};
+      const matrix_view<T> dev{da.data(), s.rows, s.cols, ld, l};
+      for (int axis : {0, 1}) {
+        for (mode m : {mode::tree, mode::compensated}) {
+          std::vector<T> expected(s.rows * s.cols);
+          cumsum(host, axis, std::span<T>(expected), {.mode = m});
+          cuda::cumsum(dev, axis, std::span<T>(dy.data(), s.rows * s.cols), ws, m);
+          const std::string what = "axis " + std::to_string(axis) + " " + std::to_string(s.rows) + "x" +
+                                   std::to_string(s.cols) + " ld=" + std::to_string(ld) +
+                                   (l == layout::row_major ? " row-major" : " column-major") + " mode=" + to_string(m);
+          expect_same_bits(download(dy.data(), s.rows * s.cols), expected, what);
+          if (s.extra == 0) {  // packed: in place
+            upload(a, da.data());
+            cuda::cumsum(dev, axis, std::span<T>(da.data(), s.rows * s.cols), ws, m);
+            expect_same_bits(download(da.data(), s.rows * s.cols), expected, what + " in place");
+            upload(a, da.data());
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace detred::testing
