@@ -34,6 +34,7 @@ PYBIND11_MODULE(_detred, m) {
   define_norms(m);
   define_selections(m);
   define_stats(m);
+  define_batched(m);
 
   m.attr("__version__") = detred::library_version;
   m.attr("order_version") = detred::order_version;
