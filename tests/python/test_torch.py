@@ -250,6 +250,19 @@ def test_gradcheck_every_operator():
     assert torch.autograd.gradcheck(lambda t, w, b: dt.layer_norm(t, w, b),
                                     (_double((3, 7), 29), _double((7,), 30), _double((7,), 31)))
     assert torch.autograd.gradcheck(lambda t: dt.layer_norm(t), (_double((2, 7), 32),))
+    assert torch.autograd.gradcheck(lambda t: dt.index_select(t, 0, torch.tensor([2, 0, 2, 2])), (_double((3, 4), 34),))
+    assert torch.autograd.gradcheck(lambda t: dt.gather(t, 1, torch.tensor([[0, 0, 3], [1, 1, 1]])),
+                                    (_double((2, 4), 35),))
+
+
+def test_the_backward_of_a_gather_is_detred_scatter_add():
+    """A row picked many times gets the detred sum of its gradients in index order."""
+    ids = torch.from_numpy(np.random.default_rng(36).integers(0, 5, 3000))
+    table = data((5, 4), seed=37).requires_grad_()
+    g = data((3000, 4), seed=38)
+    dt.index_select(table, 0, ids).backward(g)
+    for r in range(5):
+        assert bits(table.grad[r]) == bits(torch.from_numpy(detred.sum(g[ids == r].numpy(), axis=0)))
 
 
 @needs_cumsum

@@ -10,6 +10,7 @@ too (broadcasts, gathers and detred's reductions; no atomics).
     >>> dt.sum(x, dim=-1), dt.mean(x, dim=(0, 1), keepdim=True)
     >>> dt.index_add(target, 0, index, source), dt.scatter_add(target, 0, index, src)
     >>> dt.segment_sum(values, lengths=lengths), dt.rms_norm(x, weight), dt.layer_norm(x, weight, bias)
+    >>> dt.index_select(embedding, 0, ids), dt.gather(x, 1, index)   # backward: detred's scatter-add
     >>> with dt.enabled():               # torch.sum, torch.mean, Tensor.index_add_, ... go to detred where it can
     ...     loss = model(x).sum()
 
@@ -25,9 +26,10 @@ except ImportError as e:  # pragma: no cover - only without PyTorch
     raise ImportError("detred.torch needs PyTorch (Debian: apt-get install python3-torch)") from e
 
 from . import _library  # noqa: F401  registers torch.ops.detred.*
-from ._functions import cumsum, index_add, layer_norm, mean, rms_norm, scatter_add, segment_sum, sum
+from ._functions import (cumsum, gather, index_add, index_select, layer_norm, mean, rms_norm, scatter_add, segment_sum,
+                         sum)
 from ._kernels import cumsum_available
 from ._mode import covered, disable, enable, enabled, is_enabled
 
-__all__ = ["covered", "cumsum", "cumsum_available", "disable", "enable", "enabled", "index_add", "is_enabled",
-           "layer_norm", "mean", "rms_norm", "scatter_add", "segment_sum", "sum"]
+__all__ = ["covered", "cumsum", "cumsum_available", "disable", "enable", "enabled", "gather", "index_add",
+           "index_select", "is_enabled", "layer_norm", "mean", "rms_norm", "scatter_add", "segment_sum", "sum"]

@@ -67,6 +67,33 @@ class _ScatterAdd(torch.autograd.Function):
         return grad, None, None, grad_src
 
 
+class _IndexSelect(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, dim, index):
+        ctx.save_for_backward(index)
+        ctx.dim, ctx.shape = dim, x.shape
+        return x.index_select(dim, index)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # The backward of a gather is a scatter-add: detred's, so rows picked many times get a deterministic sum.
+        (index,) = ctx.saved_tensors
+        return ops.index_add(grad.new_zeros(ctx.shape), ctx.dim, index, grad.contiguous(), 1.0), None, None
+
+
+class _Gather(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, dim, index):
+        ctx.save_for_backward(index)
+        ctx.dim, ctx.shape = dim, x.shape
+        return x.gather(dim, index)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        return ops.scatter_add(grad.new_zeros(ctx.shape), ctx.dim, index, grad.contiguous()), None, None
+
+
 class _SegmentSum(torch.autograd.Function):
     @staticmethod
     def forward(ctx, values, offsets):
@@ -163,6 +190,19 @@ def scatter_add(self, dim, index, src):
     if src.dtype != self.dtype:
         raise TypeError(f"detred.torch.scatter_add: src ({src.dtype}) must have self's dtype ({self.dtype})")
     return _ScatterAdd.apply(self, int(dim), index, src)
+
+
+def index_select(x, dim, index):
+    """x.index_select(dim, index) (an embedding lookup: index_select(weight, 0, ids)) whose backward is detred's
+    index_add: the gradient of a row picked several times is the detred sum of its gradients in index order."""
+    k.check_floating("index_select", x)
+    return _IndexSelect.apply(x, int(dim), index)
+
+
+def gather(x, dim, index):
+    """x.gather(dim, index) whose backward is detred's scatter_add."""
+    k.check_floating("gather", x)
+    return _Gather.apply(x, int(dim), index)
 
 
 def segment_sum(values, offsets=None, lengths=None):
