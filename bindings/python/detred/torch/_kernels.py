@@ -14,7 +14,10 @@ at the end of each operator.
 
 import math
 
+import numpy as np
 import torch
+
+import detred
 
 from .. import _detred
 
@@ -124,17 +127,33 @@ def _output_shape(x, dims, keepdim, kept_shape):
     return kept_shape
 
 
+def _sums_over(x, dims):
+    """detred's sum over dims (the reduced elements of each output in C order, as one contiguous array), in the
+    accumulation dtype, with the kept dims' shape; and the count of reduced elements."""
+    if x.device.type == "cpu":
+        # detred.sum with axis: the same lanes in the same order, read where they lie (a column of a matrix through
+        # the batched axis call, a strided lane gathered one at a time), 16-bit floats widened inside the library.
+        kept_shape = [x.shape[d] for d in range(x.dim()) if d not in dims]
+        count = math.prod(x.shape[d] for d in dims) if x.dim() else 1
+        handle = x.detach() if x.dtype == torch.bfloat16 else x.detach().numpy()  # bfloat16: DLPack
+        axis = None if len(dims) == x.dim() else tuple(dims)
+        sums = torch.from_numpy(np.asarray(detred.sum(handle, axis=axis)))
+        return sums.reshape(kept_shape), kept_shape, count
+    matrix, kept_shape, count = _as_rows(x, dims)
+    return row_sums(matrix).reshape(kept_shape), kept_shape, count
+
+
 def sum_forward(x, dim, keepdim):
     dims = reduced_dims(dim, x.dim())
-    matrix, kept_shape, _ = _as_rows(x, dims)
-    return row_sums(matrix).reshape(_output_shape(x, dims, keepdim, kept_shape)).to(x.dtype)
+    sums, kept_shape, _ = _sums_over(x, dims)
+    return sums.reshape(_output_shape(x, dims, keepdim, kept_shape)).to(x.dtype)
 
 
 def mean_forward(x, dim, keepdim):
     dims = reduced_dims(dim, x.dim())
-    matrix, kept_shape, cols = _as_rows(x, dims)
+    sums, kept_shape, count = _sums_over(x, dims)
     # The sum divided by the count in the accumulation dtype (one correctly rounded division), then the dtype's.
-    return (row_sums(matrix) / cols).reshape(_output_shape(x, dims, keepdim, kept_shape)).to(x.dtype)
+    return (sums / count).reshape(_output_shape(x, dims, keepdim, kept_shape)).to(x.dtype)
 
 
 def broadcast_back(grad, shape, dim, keepdim):
@@ -175,8 +194,9 @@ def index_add_forward(self, dim, index, source, alpha):
     if alpha != 1:
         moved = moved * alpha
     # Value (i, k) goes to bin index[i] * inner + k: each bin's values in increasing i, the index order.
-    keys = (index.to(torch.int64).reshape(-1, 1) * inner +
-            torch.arange(inner, dtype=torch.int64, device=index.device)).reshape(-1)
+    keys = index.to(torch.int64).reshape(-1)
+    if inner != 1:
+        keys = (keys.reshape(-1, 1) * inner + torch.arange(inner, dtype=torch.int64, device=index.device)).reshape(-1)
     sums = sums_by_key(moved.reshape(-1), keys, targets * inner).reshape(targets, *moved.shape[1:])
     result = target.movedim(dim, 0).to(acc) + sums
     return result.movedim(0, dim).reshape(self.shape).to(self.dtype)
@@ -201,7 +221,7 @@ def scatter_add_forward(self, dim, index, src):
     # The target's flat position in self: index along dim, the element's own coordinates along the others. Values
     # go in C order of index's positions, so a target's contributions come in increasing position along dim.
     strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
-    keys = index.to(torch.int64) * strides[dim]
+    keys = index.to(torch.int64) * strides[dim] if strides[dim] != 1 else index.to(torch.int64)
     for d in range(index.dim()):
         if d != dim:
             view = [1] * index.dim()
