@@ -170,18 +170,18 @@ def test_segment_sum_is_detred_sum_of_each_segment():
     assert bits(out[0]) == bits(torch.tensor([-0.0, -0.0]))  # an empty segment is detred's empty sum
 
 
-def test_rms_norm_and_layer_norm_statistics_are_detred_sums():
+def test_rms_norm_and_layer_norm_statistics_are_detred_sums_and_dots():
     x = unit_data((4, 3001), seed=10)
     w, b = unit_data((3001,), seed=11), unit_data((3001,), seed=12)
     eps = np.float32(1e-6)
     y, ln = dt.rms_norm(x, w, eps=1e-6), dt.layer_norm(x, w, b, eps=1e-5)
     for r in range(4):
         row = x[r].numpy()
-        rstd = np.float32(1) / np.sqrt(detred.sum(row * row) / np.float32(3001) + eps)
+        rstd = np.float32(1) / np.sqrt(detred.dot(row, row) / np.float32(3001) + eps)
         assert bits(y[r]) == bits(torch.from_numpy(row * rstd * w.numpy())), r
         mean = detred.sum(row) / np.float32(3001)
         centred = row - mean
-        rstd = np.float32(1) / np.sqrt(detred.sum(centred * centred) / np.float32(3001) + np.float32(1e-5))
+        rstd = np.float32(1) / np.sqrt(detred.dot(centred, centred) / np.float32(3001) + np.float32(1e-5))
         assert bits(ln[r]) == bits(torch.from_numpy(centred * rstd * w.numpy() + b.numpy())), r
     # and close to PyTorch's own
     assert torch.allclose(ln, torch.nn.functional.layer_norm(x, (3001,), w, b), rtol=1e-4, atol=1e-5)

@@ -61,6 +61,23 @@ def segment_sums(values, offsets):
     return out
 
 
+def segment_dots(x, y, offsets):
+    """out[k] = detred.dot of segment k of x and y (contiguous 1-D tensors of one float32/float64 dtype)."""
+    out = torch.empty(offsets.numel() - 1, dtype=x.dtype, device=x.device)
+    _detred._segment_dot(*_handles(x.contiguous(), y.contiguous(), offsets.contiguous(), out))
+    if x.device.type == "cuda":
+        _after_device_call(x.device)
+    return out
+
+
+def row_dots(a, b):
+    """detred's dot of each row of a with the same row of b (2-D tensors of one shape): a row's bits do not depend
+    on the other rows."""
+    rows, cols = a.shape
+    offsets = torch.arange(rows + 1, dtype=torch.int64, device=a.device) * cols
+    return segment_dots(a.reshape(-1), b.reshape(-1), offsets)
+
+
 def row_sums(matrix):
     """The detred sum of each row of a 2-D float32/float64 tensor (made contiguous first): a row's bits do not depend
     on the other rows."""
@@ -298,46 +315,47 @@ def _rsqrt(v):
 
 
 def rms_norm_forward(x, weight, eps):
-    """y = x / sqrt(mean(x^2) + eps) * weight over the last dim; mean(x^2) = detred's row sum of x*x divided by the
-    row length. Returns y and 1 / sqrt(mean(x^2) + eps) per row (accumulation dtype)."""
+    """y = x * (1 / sqrt(mean(x^2) + eps)) * weight over the last dim; mean(x^2) = detred's dot of the row with
+    itself divided by the row length. Returns y and 1 / sqrt(mean(x^2) + eps) per row (accumulation dtype)."""
     rows, cols = _last_dim_rows(x)
-    rstd = _rsqrt(row_sums(rows * rows) / cols + eps)
+    rstd = _rsqrt(row_dots(rows, rows) / cols + eps)
     y = rows * rstd.unsqueeze(1)
     if weight is not None:
-        y = y * weight.to(rows.dtype)
+        y.mul_(weight.to(rows.dtype))
     return y.reshape(x.shape).to(x.dtype), rstd
 
 
 def rms_norm_backward(grad, x, weight, rstd):
-    """dx = rstd * g' - x * rstd^3 * sum(g' * x) / n with g' = grad * weight; dweight = detred's column sums of
-    grad * x * rstd."""
+    """dx = g' * rstd - x * (rstd^3 * dot(g', x) / n) with g' = grad * weight (dot: detred's, per row); dweight =
+    detred's column sums of grad * (x * rstd)."""
     rows, cols = _last_dim_rows(x)
     g, _ = _last_dim_rows(grad)
     r = rstd.unsqueeze(1)
     gw = g * weight.to(g.dtype) if weight is not None else g
-    projection = row_sums(gw * rows)
+    projection = row_dots(gw, rows)
     dx = gw * r - rows * ((rstd * rstd * rstd) * projection / cols).unsqueeze(1)
     dweight = column_sums(g * (rows * r)).to(weight.dtype) if weight is not None else None
     return dx.reshape(x.shape).to(x.dtype), dweight
 
 
 def layer_norm_forward(x, weight, bias, eps):
-    """y = (x - mean) / sqrt(var + eps) * weight + bias over the last dim; mean and var (biased: of the centred
-    values) from detred's row sums. Returns y, the row means and 1 / sqrt(var + eps) (accumulation dtype)."""
+    """y = (x - mean) * (1 / sqrt(var + eps)) * weight + bias over the last dim; mean = detred's row sum / n, var =
+    detred's dot of the centred row with itself / n (biased). Returns y, the row means and 1 / sqrt(var + eps)
+    (accumulation dtype)."""
     rows, cols = _last_dim_rows(x)
     mean = row_sums(rows) / cols
-    centred = rows - mean.unsqueeze(1)
-    rstd = _rsqrt(row_sums(centred * centred) / cols + eps)
-    y = centred * rstd.unsqueeze(1)
+    y = rows - mean.unsqueeze(1)
+    rstd = _rsqrt(row_dots(y, y) / cols + eps)
+    y.mul_(rstd.unsqueeze(1))
     if weight is not None:
-        y = y * weight.to(y.dtype)
+        y.mul_(weight.to(y.dtype))
     if bias is not None:
-        y = y + bias.to(y.dtype)
+        y.add_(bias.to(y.dtype))
     return y.reshape(x.shape).to(x.dtype), mean, rstd
 
 
 def layer_norm_backward(grad, x, weight, mean, rstd, has_bias):
-    """dx = rstd / n * (n g' - sum(g') - xhat sum(g' xhat)) with g' = grad * weight and xhat the normalized x;
+    """dx = rstd / n * (n g' - sum(g') - xhat dot(g', xhat)) with g' = grad * weight and xhat the normalized x;
     dweight and dbias: detred's column sums of grad * xhat and of grad."""
     rows, cols = _last_dim_rows(x)
     g, _ = _last_dim_rows(grad)
@@ -345,7 +363,7 @@ def layer_norm_backward(grad, x, weight, mean, rstd, has_bias):
     xhat = (rows - mean.unsqueeze(1)) * r
     gw = g * weight.to(g.dtype) if weight is not None else g
     total = row_sums(gw).unsqueeze(1)
-    projection = row_sums(gw * xhat).unsqueeze(1)
+    projection = row_dots(gw, xhat).unsqueeze(1)
     dx = (r / cols) * (gw * cols - total - xhat * projection)
     dweight = column_sums(g * xhat).to(weight.dtype) if weight is not None else None
     dbias = column_sums(g).to(x.dtype) if has_bias else None

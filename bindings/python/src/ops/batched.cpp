@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The batched sums of detred/batched.hpp (segments, by key) as the module's private functions _segment_sum and
-// _sum_by_key, writing into a result array the caller made: the building blocks of detred.torch (reductions over
-// dims as segments of rows, scatter-add and index-add as sums by key). Host arrays (NumPy) go to the host calls,
-// CUDA arrays (DLPack, __cuda_array_interface__) to the detred::cuda calls on their device. float32 and float64.
+// The batched sums of detred/batched.hpp (segments, by key) as the module's private functions _segment_sum,
+// _segment_dot and _sum_by_key, writing into a result array the caller made: the building blocks of detred.torch
+// (reductions over dims as segments of rows, scatter-add and index-add as sums by key). Host arrays (NumPy) go to the
+// host calls, CUDA arrays (DLPack, __cuda_array_interface__) to the detred::cuda calls on their device. float32 and
+// float64.
 #include <pybind11/numpy.h>
 
 #include <cstdint>
@@ -38,9 +39,9 @@ py::array host_vector(const py::object& obj, std::string_view function, const ch
       (size != 0 && item_size(a.dtype()) != size) || (writable && !a.writeable())) {
     type_error(function, std::string(name) + " must be a 1-D C-contiguous" + (writable ? " writable" : "") +
                              " array of " + (size != 0 ? std::to_string(size) + "-byte " : std::string()) +
-                             (kinds == "f" ? "floats" : "integers") +
-                             ", not " + py::str(a.dtype()).cast<std::string>() + " of " +
-                             std::to_string(a.ndim()) + " dimensions");
+                             (kinds == "f" ? "floats" : "integers") + ", not " +
+                             py::str(a.dtype()).cast<std::string>() + " of " + std::to_string(a.ndim()) +
+                             " dimensions");
   }
   return a;
 }
@@ -57,8 +58,7 @@ std::span<T> writable_elements(py::array& a) {
 /// The float width (4 or 8) of the values, checked against the results'.
 py::ssize_t float_width(const py::array& values, const py::array& out, std::string_view function) {
   const py::ssize_t w = item_size(values.dtype());
-  if (values.dtype().kind() != 'f' || (w != 4 && w != 8) || item_size(out.dtype()) != w ||
-      out.dtype().kind() != 'f') {
+  if (values.dtype().kind() != 'f' || (w != 4 && w != 8) || item_size(out.dtype()) != w || out.dtype().kind() != 'f') {
     type_error(function, "values and out must both be float32 or both float64");
   }
   return w;
@@ -73,25 +73,36 @@ device_array device_vector(const py::object& obj, std::string_view function, con
   return a;
 }
 
-void segment_sum(const py::object& values, const py::object& offsets, const py::object& out, std::string_view mode,
-                 int threads) {
-  constexpr std::string_view function = "_segment_sum";
+/// _segment_sum (y None) and _segment_dot: out[k] = detred::sum (dot) of segment k of the values (and of y).
+void segments_call(const py::object& values, const py::object& y, const py::object& offsets, const py::object& out,
+                   std::string_view mode, int threads) {
+  const bool dot = !y.is_none();
+  const std::string_view function = dot ? "_segment_dot" : "_segment_sum";
   const detred::options opt{parse_mode(mode), checked_threads(threads)};
   if (on_gpu(source_of(values))) {
     const device_array v = device_vector(values, function, "values");
+    const device_array w = dot ? device_vector(y, function, "y") : v;
     const device_array o = device_vector(offsets, function, "offsets");
     const device_array r = device_vector(out, function, "out");
-    if (*o.type != element::int64 && *o.type != element::uint64) type_error(function, "offsets must be int64 or uint64");
-    if (r.size + 1 != o.size) throw py::value_error("detred._segment_sum: out needs one element per segment");
+    if (*o.type != element::int64 && *o.type != element::uint64)
+      type_error(function, "offsets must be int64 or uint64");
+    if (r.size + 1 != o.size)
+      throw py::value_error("detred." + std::string(function) + ": out needs one element per segment");
+    if (*w.type != *v.type || w.size != v.size) type_error(function, "y must have the values' dtype and size");
     const std::span<const std::uint64_t> offs{reinterpret_cast<const std::uint64_t*>(o.data), o.size};
     auto run = [&]<class T>() {
       device_session session(v);
-      for (const device_array* other : {&o, &r}) {
+      for (const device_array* other : {&w, &o, &r}) {
         if (other->stream != v.stream) synchronize(other->stream);
       }
-      detred::cuda::sum_async(std::span<const T>{reinterpret_cast<const T*>(v.data), v.size}, detred::segments{offs},
-                              std::span<T>{reinterpret_cast<T*>(r.data), r.size}, session.workspace(), opt.mode,
-                              v.stream);
+      const std::span<const T> x{reinterpret_cast<const T*>(v.data), v.size};
+      const std::span<T> results{reinterpret_cast<T*>(r.data), r.size};
+      if (dot) {
+        detred::cuda::dot_async(x, std::span<const T>{reinterpret_cast<const T*>(w.data), w.size},
+                                detred::segments{offs}, results, session.workspace(), opt.mode, v.stream);
+      } else {
+        detred::cuda::sum_async(x, detred::segments{offs}, results, session.workspace(), opt.mode, v.stream);
+      }
     };
     if (*v.type == element::float64 && *r.type == element::float64) {
       run.template operator()<double>();
@@ -103,18 +114,28 @@ void segment_sum(const py::object& values, const py::object& offsets, const py::
     return;
   }
   const py::array v = host_vector(values, function, "values", "f", 0, false);
+  const py::array w = dot ? host_vector(y, function, "y", "f", 0, false) : v;
   const py::array o = host_vector(offsets, function, "offsets", "iu", 8, false);
   py::array r = host_vector(out, function, "out", "f", 0, true);
+  if (dot && (item_size(w.dtype()) != item_size(v.dtype()) || w.size() != v.size())) {
+    type_error(function, "y must have the values' dtype and size");
+  }
   const auto offs = elements<std::uint64_t>(o);  // a negative int64 reads as past the end: refused by the call
-  const bool release = v.size() >= 4096;
   auto run = [&]<class T>() {
     const auto x = elements<T>(v);
     const auto results = writable_elements<T>(r);
-    if (release) {
+    const auto call = [&] {
+      if (dot) {
+        detred::dot(x, elements<T>(w), detred::segments{offs}, results, opt);
+      } else {
+        detred::sum(x, detred::segments{offs}, results, opt);
+      }
+    };
+    if (v.size() >= 4096) {
       const py::gil_scoped_release no_gil;
-      detred::sum(x, detred::segments{offs}, results, opt);
+      call();
     } else {
-      detred::sum(x, detred::segments{offs}, results, opt);
+      call();
     }
   };
   if (float_width(v, r, function) == 8) {
@@ -183,12 +204,19 @@ void sum_by_key(const py::object& values, const py::object& keys, const py::obje
 }  // namespace
 
 void define_batched(py::module_& m) {
-  m.def("_segment_sum", &segment_sum, py::arg("values"), py::arg("offsets"), py::arg("out"), py::arg("mode") = "tree",
-        py::arg("threads") = 0,
-        "out[k] = detred.sum(values[offsets[k]:offsets[k+1]]) for every segment (detred/batched.hpp), bit for bit.\n"
-        "values and out: 1-D C-contiguous float32 or float64 arrays of one dtype, all on the host or all on one CUDA\n"
-        "device (then enqueued on the values' stream); offsets: int64 or uint64, one more than out, non-decreasing.\n"
-        "Private: the building block of detred.torch.");
+  m.def(
+      "_segment_sum",
+      [](const py::object& values, const py::object& offsets, const py::object& out, std::string_view mode,
+         int threads) { segments_call(values, py::none(), offsets, out, mode, threads); },
+      py::arg("values"), py::arg("offsets"), py::arg("out"), py::arg("mode") = "tree", py::arg("threads") = 0,
+      "out[k] = detred.sum(values[offsets[k]:offsets[k+1]]) for every segment (detred/batched.hpp), bit for bit.\n"
+      "values and out: 1-D C-contiguous float32 or float64 arrays of one dtype, all on the host or all on one CUDA\n"
+      "device (then enqueued on the values' stream); offsets: int64 or uint64, one more than out, non-decreasing.\n"
+      "Private: the building block of detred.torch.");
+  m.def("_segment_dot", &segments_call, py::arg("x"), py::arg("y"), py::arg("offsets"), py::arg("out"),
+        py::arg("mode") = "tree", py::arg("threads") = 0,
+        "out[k] = detred.dot(x[offsets[k]:offsets[k+1]], y[offsets[k]:offsets[k+1]]) for every segment, bit for bit;\n"
+        "x and y of one dtype and size, otherwise as _segment_sum. Private: the building block of detred.torch.");
   m.def("_sum_by_key", &sum_by_key, py::arg("values"), py::arg("keys"), py::arg("out"), py::arg("mode") = "tree",
         py::arg("threads") = 0,
         "out[b] = detred.sum of the values whose key is b, in index order (detred/batched.hpp), bit for bit.\n"
