@@ -202,6 +202,35 @@ def test_cumsum_without_detred_cumsum_says_what_is_missing():
         dt.cumsum(torch.ones(3), 0)
 
 
+def test_cumsum_wiring_with_a_stand_in(monkeypatch):
+    """Until detred.cumsum lands (the scan bindings), a NumPy stand-in with its signature checks that the operator, its
+    backward (prefix sums of the reversed gradient) and enable() call it as documented."""
+    if dt.cumsum_available():
+        pytest.skip("this build has detred.cumsum: test_cumsum_is_detred_cumsum checks the real one")
+    calls = []
+
+    def stand_in(x, axis=None, mode="tree", out=None):
+        calls.append((x.dtype, axis))
+        return np.cumsum(x, axis=axis)
+
+    monkeypatch.setattr(detred, "cumsum", stand_in, raising=False)
+    x = data((3, 50), seed=15).requires_grad_()
+    y = dt.cumsum(x, 1)
+    assert bits(y) == bits(torch.from_numpy(np.cumsum(x.detach().numpy(), axis=1)))
+    g = data((3, 50), seed=16)
+    y.backward(g)
+    assert bits(x.grad) == bits(torch.from_numpy(np.cumsum(g.numpy()[:, ::-1], axis=1)[:, ::-1].copy()))
+    assert calls == [(np.float32, 1), (np.float32, 1)]
+    assert bits(dt.cumsum(x.detach().bfloat16(), 0)) == bits(
+        torch.from_numpy(np.cumsum(x.detach().bfloat16().float().numpy(), axis=0)).bfloat16())
+    assert (torch, "cumsum") in dt.covered() and (torch.Tensor, "cumsum") in dt.covered()
+    with dt.enabled():
+        assert bits(torch.cumsum(x.detach(), 1)) == bits(y)
+        assert bits(x.detach().cumsum(dim=1)) == bits(y)
+        assert torch.cumsum(torch.arange(4), 0).tolist() == [0, 1, 3, 6]  # integers: PyTorch's
+    assert torch.autograd.gradcheck(lambda t: dt.cumsum(t, 1), (_double((3, 6), 33),))
+
+
 def test_registered_operators():
     for name in ("sum", "mean", "index_add", "scatter_add", "segment_sum", "cumsum", "rms_norm", "layer_norm"):
         assert hasattr(torch.ops.detred, name)
