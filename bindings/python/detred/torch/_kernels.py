@@ -70,20 +70,34 @@ def segment_dots(x, y, offsets):
     return out
 
 
+_row_offsets = {}
+
+
+def row_offsets(rows, cols, device):
+    """0, cols, 2 cols, ..., rows cols as int64 on device: the segments of a row-major matrix, kept for the shapes
+    seen last (a GPU call then needs no kernel of its own to make them)."""
+    key = (rows, cols, str(device))
+    offsets = _row_offsets.get(key)
+    if offsets is None:
+        if len(_row_offsets) >= 64:
+            _row_offsets.clear()
+        offsets = _row_offsets[key] = torch.arange(rows + 1, dtype=torch.int64, device=device) * cols
+    return offsets
+
+
 def row_dots(a, b):
     """detred's dot of each row of a with the same row of b (2-D tensors of one shape): a row's bits do not depend
     on the other rows."""
     rows, cols = a.shape
-    offsets = torch.arange(rows + 1, dtype=torch.int64, device=a.device) * cols
-    return segment_dots(a.reshape(-1), b.reshape(-1), offsets)
+    return segment_dots(a.reshape(-1), b.reshape(-1), row_offsets(rows, cols, a.device))
 
 
 def row_sums(matrix):
     """The detred sum of each row of a 2-D float32/float64 tensor (made contiguous first): a row's bits do not depend
     on the other rows."""
     rows, cols = matrix.shape
-    offsets = torch.arange(rows + 1, dtype=torch.int64, device=matrix.device) * cols
-    return segment_sums(matrix.reshape(-1) if matrix.is_contiguous() else matrix.contiguous().reshape(-1), offsets)
+    values = matrix.reshape(-1) if matrix.is_contiguous() else matrix.contiguous().reshape(-1)
+    return segment_sums(values, row_offsets(rows, cols, matrix.device))
 
 
 def column_sums(matrix):
