@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The operators' forward and backward computations on tensors, without autograd.
 
-Every reduction goes to detred's batched calls (detred/batched.hpp through the module's ``_segment_sum`` and
+Every reduction is detred's: sums over dims on the CPU are ``detred.sum(x, axis=dims)``; rows, segments and groups
+go to the batched calls (detred/batched.hpp through the module's ``_segment_sum``, ``_segment_dot`` and
 ``_sum_by_key``): CPU tensors to the host calls through NumPy views (no copy), CUDA tensors to the device calls
 through DLPack. Each result equals, bit for bit, detred's single-array sum of its line in its order, so it does not
 depend on the other lines (the batch), the device or the thread count. Around the reductions only element-wise
