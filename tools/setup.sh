@@ -43,6 +43,7 @@ packages=(
   pybind11-dev          # pybind11: the C++ side of the Python module (headers and CMake package)
   python3-numpy         # NumPy: the arrays the Python module reduces, and its headers
   python3-pytest        # pytest: the Python module's test suite
+  python3-torch         # PyTorch (CPU): detred.torch's operators are built and tested against it
   libopenmpi-dev        # Open MPI: detred_mpi (sums over MPI ranks) and its tests
   openmpi-bin           # mpiexec: runs the MPI tests and benchmark
   python3-torch         # PyTorch (CPU, gloo): the tests of detred.torch.distributed and its DDP hook

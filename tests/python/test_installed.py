@@ -33,6 +33,13 @@ def test_type_stubs_ship():
     assert (package / "__init__.pyi").is_file()
 
 
+def test_torch_subpackage_ships():
+    """detred.torch (pure Python) is part of the wheel; importing it needs PyTorch, so only its files are checked."""
+    package = Path(detred.__file__).parent / "torch"
+    for name in ("__init__.py", "_functions.py", "_kernels.py", "_library.py", "_mode.py"):
+        assert (package / name).is_file(), name
+
+
 def test_versions():
     assert re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", detred.__version__)
     from importlib.metadata import version
