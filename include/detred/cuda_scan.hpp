@@ -35,21 +35,21 @@ namespace detred::cuda {
 // One array in device memory; and per segment: the offsets (detred/batched.hpp) are device memory, not read by the
 // host and so not checked (non-decreasing, within x); y[offsets[k] .. offsets[k+1]) gets the bits of the one-array
 // call on segment k alone, and outputs outside every segment are left as they are.
-#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                              \
-  void cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree,                      \
-                    stream_t stream = nullptr);                                                                       \
-  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree,            \
-                              stream_t stream = nullptr);                                                             \
+#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                               \
+  void cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree,                       \
+                    stream_t stream = nullptr);                                                                        \
+  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree,             \
+                              stream_t stream = nullptr);                                                              \
   void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree, stream_t stream = nullptr); \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree,                  \
-                        stream_t stream = nullptr);                                                                   \
-  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree,          \
-                    stream_t stream = nullptr);                                                                       \
-  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws,                     \
-                              mode m = mode::tree, stream_t stream = nullptr);                                        \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree,                \
-              stream_t stream = nullptr);                                                                             \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree,      \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree,                   \
+                        stream_t stream = nullptr);                                                                    \
+  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree,           \
+                    stream_t stream = nullptr);                                                                        \
+  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree, \
+                              stream_t stream = nullptr);                                                              \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree,                 \
+              stream_t stream = nullptr);                                                                              \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree,       \
                         stream_t stream = nullptr);
 DETRED_CUDA_FLOAT_SCANS(double, double)
 DETRED_CUDA_FLOAT_SCANS(float, float)
@@ -58,12 +58,11 @@ DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
 #undef DETRED_CUDA_FLOAT_SCANS
 
 // Integers: synchronous only (see above).
-#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                      \
-  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream = nullptr);               \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream = nullptr);     \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream = nullptr);   \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws,                     \
-                        stream_t stream = nullptr);
+#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                    \
+  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream = nullptr);             \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream = nullptr);   \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream = nullptr); \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream = nullptr);
 DETRED_CUDA_INTEGER_SCANS(std::int32_t, std::int64_t)
 DETRED_CUDA_INTEGER_SCANS(std::int64_t, std::int64_t)
 DETRED_CUDA_INTEGER_SCANS(std::uint32_t, std::uint64_t)
@@ -72,10 +71,10 @@ DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
 
 // Along an axis of a matrix in device memory, as detred::cumsum(matrix_view, axis, ...): y holds rows x cols outputs
 // packed in a's layout; y may be a.data itself when a is packed.
-#define DETRED_CUDA_AXIS_SCANS(T)                                                                                 \
-  void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m = mode::tree,                \
-                    stream_t stream = nullptr);                                                                    \
-  void cumsum(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m = mode::tree,                      \
+#define DETRED_CUDA_AXIS_SCANS(T)                                                                   \
+  void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m = mode::tree, \
+                    stream_t stream = nullptr);                                                     \
+  void cumsum(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m = mode::tree,       \
               stream_t stream = nullptr);
 DETRED_CUDA_AXIS_SCANS(double)
 DETRED_CUDA_AXIS_SCANS(float)

@@ -25,8 +25,8 @@
 #include <tuple>
 #include <type_traits>
 
-#include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 #include "cuda_check.hpp"
 #include "device_ops.cuh"
@@ -330,10 +330,10 @@ __device__ __forceinline__ void leaf_outputs(unsigned count, const typename Op::
 // ---- one array: one pass, offsets from the perfect subtrees published by earlier leaves -------------------------
 
 struct scan_book {
-  unsigned* tickets;   ///< zero between calls
-  unsigned* flags;     ///< flag of node at: == call once the node is published
-  void* nodes;         ///< the leaf tree's perfect-subtree roots, level by level
-  void* last;          ///< exclusive scans: each leaf's last inclusive state
+  unsigned* tickets;  ///< zero between calls
+  unsigned* flags;    ///< flag of node at: == call once the node is published
+  void* nodes;        ///< the leaf tree's perfect-subtree roots, level by level
+  void* last;         ///< exclusive scans: each leaf's last inclusive state
   std::uint64_t leaves;
   unsigned call;
 };
@@ -432,8 +432,9 @@ inline constexpr unsigned short_block = 128;  ///< threads of scan_short_lines: 
 /// Blocks of scan_short_lines a multiprocessor should hold: a thread keeps its lane's 32 values in registers, so
 /// float leaves room for 6 blocks (85 registers), 16-bit inputs with float outputs for 4, 8-byte outputs for 3.
 template <class Op>
-inline constexpr unsigned short_min_blocks =
-    sizeof(typename Op::result) > 4 ? 3 : (sizeof(order::raw_t<typename Op::input>) == 4 ? 6 : 4);
+inline constexpr unsigned short_min_blocks = sizeof(typename Op::result) > 4
+                                                 ? 3
+                                                 : (sizeof(order::raw_t<typename Op::input>) == 4 ? 6 : 4);
 
 /// Lines of at most 32 lanes, packed into the threads of a warp: warp w takes lines [32 w, 32 w + 32) and scans
 /// them in rounds, each a run of consecutive lines whose lanes fit in 32 threads; thread t is lane t - first of the
@@ -573,8 +574,8 @@ __global__ void __launch_bounds__(short_block, short_min_blocks<Op>)
 /// order::subtree_stack, as the CPU's one-thread scan.
 template <class Op, bool Exclusive>
 __global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
-    scan_long_lines(const typename Op::input* x, scan_lines lines, typename Op::result* y,
-                    const unsigned* long_count, const std::uint64_t* long_list, overflow_record* overflow) {
+    scan_long_lines(const typename Op::input* x, scan_lines lines, typename Op::result* y, const unsigned* long_count,
+                    const std::uint64_t* long_list, overflow_record* overflow) {
   using shape = scan_shape<Op>;
   using S = typename Op::state;
   __shared__ leaf_shared<Op> sh;
@@ -694,9 +695,9 @@ void enqueue_scan(const typename Op::input* x, std::uint64_t n, typename Op::res
 }
 
 template <class Op>
-void enqueue_line_scans(const typename Op::input* x, const scan_lines& lines, std::uint64_t count,
-                        std::uint64_t extent, typename Op::result* y, bool exclusive, workspace& ws,
-                        overflow_record* overflow, stream_t stream) {
+void enqueue_line_scans(const typename Op::input* x, const scan_lines& lines, std::uint64_t count, std::uint64_t extent,
+                        typename Op::result* y, bool exclusive, workspace& ws, overflow_record* overflow,
+                        stream_t stream) {
   using shape = scan_shape<Op>;
   if (count == 0) return;
   auto& st = workspace_access::of(ws);
@@ -709,11 +710,11 @@ void enqueue_line_scans(const typename Op::input* x, const scan_lines& lines, st
   if (blocks > 0x7fffffffu) throw error("detred::cuda::cumsum: too many segments");
   const auto grid = static_cast<unsigned>(blocks);
   if (exclusive) {
-    scan_short_lines<Op, true><<<grid, short_block, 0, stream>>>(x, lines, count, y, long_count, long_list, most_long,
-                                                                  overflow);
+    scan_short_lines<Op, true>
+        <<<grid, short_block, 0, stream>>>(x, lines, count, y, long_count, long_list, most_long, overflow);
   } else {
-    scan_short_lines<Op, false><<<grid, short_block, 0, stream>>>(x, lines, count, y, long_count, long_list, most_long,
-                                                                  overflow);
+    scan_short_lines<Op, false>
+        <<<grid, short_block, 0, stream>>>(x, lines, count, y, long_count, long_list, most_long, overflow);
   }
   check(cudaGetLastError(), "kernel launch (short scan lines)");
   if (most_long == 0) return;

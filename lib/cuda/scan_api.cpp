@@ -60,8 +60,8 @@ std::uint64_t segment_count(const segments& s, const char* what) {
 }
 
 template <class In, class Out>
-void float_segments(std::span<const In> x, const segments& s, std::span<Out> y, workspace& ws, mode m,
-                    stream_t stream, bool exclusive) {
+void float_segments(std::span<const In> x, const segments& s, std::span<Out> y, workspace& ws, mode m, stream_t stream,
+                    bool exclusive) {
   const char* what = name_of(exclusive);
   with_scan_op<In>(m, what, [&]<class Op>() {
     check_device(ws);
@@ -133,9 +133,9 @@ void axis_scan(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m
       scan_checks::check_overlap(a.data, extent_of(a), y.data(), y.size(), what);
     }
     if (lines.contiguous) {
-      detail::enqueue_line_scans<Op>(
-          a.data, {.stride = lines.stride, .out_stride = lines.length, .length = lines.length}, lines.count,
-          extent_of(a), y.data(), false, ws, nullptr, stream);
+      detail::enqueue_line_scans<Op>(a.data,
+                                     {.stride = lines.stride, .out_stride = lines.length, .length = lines.length},
+                                     lines.count, extent_of(a), y.data(), false, ws, nullptr, stream);
     } else {
       detail::enqueue_strided_line_scans<Op>(a.data, lines.length, lines.stride, lines.count, y.data(), ws, stream);
     }
@@ -144,36 +144,35 @@ void axis_scan(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m
 
 }  // namespace
 
-#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                             \
-  void cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {               \
-    float_scan(x, y, ws, m, stream, false);                                                                          \
-  }                                                                                                                  \
-  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {     \
-    float_scan(x, y, ws, m, stream, true);                                                                           \
-  }                                                                                                                  \
-  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {                     \
-    float_scan(x, y, ws, m, stream, false);                                                                          \
-    wait(stream);                                                                                                    \
-  }                                                                                                                  \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {           \
-    float_scan(x, y, ws, m, stream, true);                                                                           \
-    wait(stream);                                                                                                    \
-  }                                                                                                                  \
-  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m, stream_t stream) {   \
-    float_segments(x, s, y, ws, m, stream, false);                                                                   \
-  }                                                                                                                  \
-  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m,            \
-                              stream_t stream) {                                                                     \
-    float_segments(x, s, y, ws, m, stream, true);                                                                    \
-  }                                                                                                                  \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m, stream_t stream) {         \
-    float_segments(x, s, y, ws, m, stream, false);                                                                   \
-    wait(stream);                                                                                                    \
-  }                                                                                                                  \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m,                  \
-                        stream_t stream) {                                                                           \
-    float_segments(x, s, y, ws, m, stream, true);                                                                    \
-    wait(stream);                                                                                                    \
+#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                               \
+  void cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {                 \
+    float_scan(x, y, ws, m, stream, false);                                                                            \
+  }                                                                                                                    \
+  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {       \
+    float_scan(x, y, ws, m, stream, true);                                                                             \
+  }                                                                                                                    \
+  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {                       \
+    float_scan(x, y, ws, m, stream, false);                                                                            \
+    wait(stream);                                                                                                      \
+  }                                                                                                                    \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {             \
+    float_scan(x, y, ws, m, stream, true);                                                                             \
+    wait(stream);                                                                                                      \
+  }                                                                                                                    \
+  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m, stream_t stream) {     \
+    float_segments(x, s, y, ws, m, stream, false);                                                                     \
+  }                                                                                                                    \
+  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m,              \
+                              stream_t stream) {                                                                       \
+    float_segments(x, s, y, ws, m, stream, true);                                                                      \
+  }                                                                                                                    \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m, stream_t stream) {           \
+    float_segments(x, s, y, ws, m, stream, false);                                                                     \
+    wait(stream);                                                                                                      \
+  }                                                                                                                    \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m, stream_t stream) { \
+    float_segments(x, s, y, ws, m, stream, true);                                                                      \
+    wait(stream);                                                                                                      \
   }
 DETRED_CUDA_FLOAT_SCANS(double, double)
 DETRED_CUDA_FLOAT_SCANS(float, float)
@@ -181,18 +180,18 @@ DETRED_CUDA_FLOAT_SCANS(float16, float)
 DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
 #undef DETRED_CUDA_FLOAT_SCANS
 
-#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                           \
-  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream) {                             \
-    integer_array(x, y, ws, stream, false);                                                                          \
-  }                                                                                                                  \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream) {                   \
-    integer_array(x, y, ws, stream, true);                                                                           \
-  }                                                                                                                  \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream) {                 \
-    integer_segments(x, s, y, ws, stream, false);                                                                    \
-  }                                                                                                                  \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream) {       \
-    integer_segments(x, s, y, ws, stream, true);                                                                     \
+#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                     \
+  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream) {                       \
+    integer_array(x, y, ws, stream, false);                                                                    \
+  }                                                                                                            \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream) {             \
+    integer_array(x, y, ws, stream, true);                                                                     \
+  }                                                                                                            \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream) {           \
+    integer_segments(x, s, y, ws, stream, false);                                                              \
+  }                                                                                                            \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream) { \
+    integer_segments(x, s, y, ws, stream, true);                                                               \
   }
 DETRED_CUDA_INTEGER_SCANS(std::int32_t, std::int64_t)
 DETRED_CUDA_INTEGER_SCANS(std::int64_t, std::int64_t)
@@ -200,13 +199,13 @@ DETRED_CUDA_INTEGER_SCANS(std::uint32_t, std::uint64_t)
 DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
 #undef DETRED_CUDA_INTEGER_SCANS
 
-#define DETRED_CUDA_AXIS_SCANS(T)                                                                                  \
-  void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m, stream_t stream) {          \
-    axis_scan(a, axis, y, ws, m, stream);                                                                          \
-  }                                                                                                                \
-  void cumsum(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m, stream_t stream) {                \
-    axis_scan(a, axis, y, ws, m, stream);                                                                          \
-    wait(stream);                                                                                                  \
+#define DETRED_CUDA_AXIS_SCANS(T)                                                                         \
+  void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m, stream_t stream) { \
+    axis_scan(a, axis, y, ws, m, stream);                                                                 \
+  }                                                                                                       \
+  void cumsum(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m, stream_t stream) {       \
+    axis_scan(a, axis, y, ws, m, stream);                                                                 \
+    wait(stream);                                                                                         \
   }
 DETRED_CUDA_AXIS_SCANS(double)
 DETRED_CUDA_AXIS_SCANS(float)

@@ -43,9 +43,9 @@ struct scan_lines {
 /// spans (a bound on the number of long lines). Short lines (at most 32 lanes, one leaf) take a warp's lanes, many
 /// to a warp; longer ones a block each, walking their leaves in order.
 template <class Op>
-void enqueue_line_scans(const typename Op::input* x, const scan_lines& lines, std::uint64_t count,
-                        std::uint64_t extent, typename Op::result* y, bool exclusive, workspace& ws,
-                        overflow_record* overflow, stream_t stream);
+void enqueue_line_scans(const typename Op::input* x, const scan_lines& lines, std::uint64_t count, std::uint64_t extent,
+                        typename Op::result* y, bool exclusive, workspace& ws, overflow_record* overflow,
+                        stream_t stream);
 
 /// The scans of `count` strided lines of x (line t's element i at x[t + i * stride]), each of `length` elements,
 /// into y packed with line t's element i at y[t + i * count]; y may equal x when stride == count. Floating point

@@ -155,33 +155,33 @@ DETRED_CUDA_BATCHED(double)
 DETRED_CUDA_BATCHED(float)
 #undef DETRED_CUDA_BATCHED
 
-#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                            \
-  void cumsum_async(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }                 \
-  void exclusive_cumsum_async(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }       \
-  void cumsum(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }                       \
-  void exclusive_cumsum(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }             \
-  void cumsum_async(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }       \
-  void exclusive_cumsum_async(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) {          \
-    no_cuda();                                                                                                      \
-  }                                                                                                                 \
-  void cumsum(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }             \
+#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                      \
+  void cumsum_async(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }           \
+  void exclusive_cumsum_async(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); } \
+  void cumsum(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }                 \
+  void exclusive_cumsum(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }       \
+  void cumsum_async(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); } \
+  void exclusive_cumsum_async(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) {    \
+    no_cuda();                                                                                                \
+  }                                                                                                           \
+  void cumsum(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }       \
   void exclusive_cumsum(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }
 DETRED_CUDA_FLOAT_SCANS(double, double)
 DETRED_CUDA_FLOAT_SCANS(float, float)
 DETRED_CUDA_FLOAT_SCANS(float16, float)
 DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
 #undef DETRED_CUDA_FLOAT_SCANS
-#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                     \
-  void cumsum(std::span<const In>, std::span<Out>, workspace&, stream_t) { no_cuda(); }                        \
-  void exclusive_cumsum(std::span<const In>, std::span<Out>, workspace&, stream_t) { no_cuda(); }              \
-  void cumsum(std::span<const In>, segments, std::span<Out>, workspace&, stream_t) { no_cuda(); }              \
+#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                        \
+  void cumsum(std::span<const In>, std::span<Out>, workspace&, stream_t) { no_cuda(); }           \
+  void exclusive_cumsum(std::span<const In>, std::span<Out>, workspace&, stream_t) { no_cuda(); } \
+  void cumsum(std::span<const In>, segments, std::span<Out>, workspace&, stream_t) { no_cuda(); } \
   void exclusive_cumsum(std::span<const In>, segments, std::span<Out>, workspace&, stream_t) { no_cuda(); }
 DETRED_CUDA_INTEGER_SCANS(std::int32_t, std::int64_t)
 DETRED_CUDA_INTEGER_SCANS(std::int64_t, std::int64_t)
 DETRED_CUDA_INTEGER_SCANS(std::uint32_t, std::uint64_t)
 DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
 #undef DETRED_CUDA_INTEGER_SCANS
-#define DETRED_CUDA_AXIS_SCANS(T)                                                                   \
+#define DETRED_CUDA_AXIS_SCANS(T)                                                                 \
   void cumsum_async(matrix_view<T>, int, std::span<T>, workspace&, mode, stream_t) { no_cuda(); } \
   void cumsum(matrix_view<T>, int, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }
 DETRED_CUDA_AXIS_SCANS(double)

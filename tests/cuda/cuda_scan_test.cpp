@@ -199,8 +199,8 @@ TYPED_TEST(GpuScan, ConcurrentStreamsEachMatchTheCpu) {
   ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
   for (int round = 0; round < 3; ++round) {
     cuda::cumsum_async(std::span<const T>(d0.data(), n), std::span<T>(y0.data(), n), ws0, mode::tree, s0);
-    cuda::exclusive_cumsum_async(std::span<const T>(d1.data(), n), std::span<T>(y1.data(), n), ws1,
-                                 mode::compensated, s1);
+    cuda::exclusive_cumsum_async(std::span<const T>(d1.data(), n), std::span<T>(y1.data(), n), ws1, mode::compensated,
+                                 s1);
   }
   ASSERT_EQ(cudaStreamSynchronize(s0), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(s1), cudaSuccess);
@@ -299,8 +299,8 @@ TEST_F(GpuScanRules, ExactModeAndBadArgumentsAreRefused) {
   const std::span<const double> dx(d.data(), 16);
   EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data(), 16), ws, mode::exact), error);
   EXPECT_THROW(cuda::exclusive_cumsum_async(dx, std::span<double>(d.data(), 16), ws, mode::exact), error);
-  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data(), 15), ws), error);                // length
-  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data() + 1, 16), ws), error);            // overlap
+  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data(), 15), ws), error);              // length
+  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data() + 1, 16), ws), error);          // overlap
   EXPECT_THROW(cuda::cumsum(dx, segments{}, std::span<double>(d.data(), 16), ws), error);  // no offsets
   // The refusal of exact mode reads as the CPU's, apart from the call's name.
   std::string cpu;
@@ -366,9 +366,18 @@ TYPED_TEST(GpuScan, SegmentsEqualTheCpu) {
   using T = TypeParam;
   constexpr std::uint64_t L = order::leaf_size<T>;
   // Few long ones, at the short/long border (1024 = 32 lanes), empty ones, and one starting past 0.
-  const std::vector<std::uint64_t> few = {3,          3,          4,          4 + L,          5 + 3 * L,
-                                          5 + 3 * L,  6 + 3 * L + 100,       1030 + 3 * L + 100,
-                                          2055 + 3 * L + 100,    2055 + 20 * L, 2055 + 20 * L + 1024, 2055 + 37 * L};
+  const std::vector<std::uint64_t> few = {3,
+                                          3,
+                                          4,
+                                          4 + L,
+                                          5 + 3 * L,
+                                          5 + 3 * L,
+                                          6 + 3 * L + 100,
+                                          1030 + 3 * L + 100,
+                                          2055 + 3 * L + 100,
+                                          2055 + 20 * L,
+                                          2055 + 20 * L + 1024,
+                                          2055 + 37 * L};
   const std::vector<T> x = generate<T>(values::dynamic_range, few.back() + 7, 55);
   // Many short ones: random lengths 0..1100 (some long), and every length 0..70.
   std::vector<std::uint64_t> many = {0};

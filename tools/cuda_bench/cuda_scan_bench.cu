@@ -36,7 +36,7 @@ using namespace detred::cuda_bench;
 
 int rounds = 50;
 bool all_bits_ok = true;
-std::string only;  // comma-separated row names; empty: every row
+std::string only;                             // comma-separated row names; empty: every row
 detred::bench::run_record* record = nullptr;  // the rows as data, when --json asks for them
 
 bool wanted(const std::string& name) {
@@ -98,7 +98,8 @@ void one_array(const char* type, int log_n, cudaStream_t s) {
     std::vector<T> expected(n);
     detred::cumsum(std::span<const T>(hx), std::span<T>(expected), {.mode = m});
     const bool ok = same_bits(host_copy(y, n), expected);
-    row(base + " " + detred::to_string(m), type, bytes, [&] { detred::cuda::cumsum_async(dx, dy, ws, m, s); },
+    row(
+        base + " " + detred::to_string(m), type, bytes, [&] { detred::cuda::cumsum_async(dx, dy, ws, m, s); },
         "cub::DeviceScan::InclusiveSum", cub_scan, m == detred::mode::tree ? 0.80 : 0, ok, s);
   }
   check(cudaFree(x), "cudaFree");
@@ -150,15 +151,16 @@ void segmented(int log_count, int log_length, cudaStream_t s) {
   const double bytes = 2.0 * static_cast<double>(n * sizeof(T));
 
   cub_storage tmp([&](void* p, std::size_t& b) { check(cub::DeviceScan::InclusiveSum(p, b, x, cub_y, n, s), "size"); });
-  row(name, "float", bytes, ours, "cub::DeviceScan::InclusiveSum (whole)",
+  row(
+      name, "float", bytes, ours, "cub::DeviceScan::InclusiveSum (whole)",
       [&] { check(cub::DeviceScan::InclusiveSum(tmp.p, tmp.bytes, x, cub_y, n, s), "cub scan"); }, 0.70, ok, s);
   cub_storage by_key([&](void* p, std::size_t& b) {
     check(cub::DeviceScan::InclusiveSumByKey(p, b, keys, x, cub_y, n, cuda::std::equal_to<>{}, s), "size");
   });
-  row(name, "float", bytes, ours, "cub::DeviceScan::InclusiveSumByKey",
+  row(
+      name, "float", bytes, ours, "cub::DeviceScan::InclusiveSumByKey",
       [&] {
-        check(cub::DeviceScan::InclusiveSumByKey(by_key.p, by_key.bytes, keys, x, cub_y, n, cuda::std::equal_to<>{},
-                                                 s),
+        check(cub::DeviceScan::InclusiveSumByKey(by_key.p, by_key.bytes, keys, x, cub_y, n, cuda::std::equal_to<>{}, s),
               "cub scan by key");
       },
       0, ok, s);

@@ -84,7 +84,7 @@ void define_dot(pybind11::module_& m);
 void define_norms(pybind11::module_& m);
 void define_selections(pybind11::module_& m);
 void define_stats(pybind11::module_& m);
-void define_scans(pybind11::module_& m);  ///< cumsum, exclusive_cumsum: arrays out, not reductions
+void define_scans(pybind11::module_& m);    ///< cumsum, exclusive_cumsum: arrays out, not reductions
 void define_batched(pybind11::module_& m);  // private building blocks of detred.torch
 
 }  // namespace detred::python
