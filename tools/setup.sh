@@ -43,10 +43,9 @@ packages=(
   pybind11-dev          # pybind11: the C++ side of the Python module (headers and CMake package)
   python3-numpy         # NumPy: the arrays the Python module reduces, and its headers
   python3-pytest        # pytest: the Python module's test suite
-  python3-torch         # PyTorch (CPU): detred.torch's operators are built and tested against it
+  python3-torch         # PyTorch (CPU, gloo): detred.torch's operators and detred.torch.distributed's tests
   libopenmpi-dev        # Open MPI: detred_mpi (sums over MPI ranks) and its tests
   openmpi-bin           # mpiexec: runs the MPI tests and benchmark
-  python3-torch         # PyTorch (CPU, gloo): the tests of detred.torch.distributed and its DDP hook
   libdlpack-dev         # dlpack.h: the tensor struct behind __dlpack__ (PyTorch CUDA tensors in the Python module)
   python3-setuptools    # the Python package's build backend (pyproject.toml, setup.py), offline
   python3-wheel         # wheels for pip install --no-build-isolation .
