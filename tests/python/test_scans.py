@@ -170,12 +170,54 @@ def test_argument_errors():
         detred.cumsum(np.array([np.iinfo(np.int64).max, 1], np.int64))
 
 
-def test_gpu_arrays_are_refused_for_now():
+def test_gpu_arrays_of_an_unknown_library_are_refused():
     class FakeCudaArray:
         __cuda_array_interface__ = {"shape": (3,), "typestr": "<f8", "data": (0, True), "version": 3}
 
-    with pytest.raises(TypeError, match="host arrays only"):
+    with pytest.raises(TypeError, match="CuPy array or a PyTorch CUDA tensor"):
         detred.cumsum(FakeCudaArray())
+
+
+def _cuda_torch():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available() or not detred.cuda_available():
+        pytest.skip("needs a CUDA device, a CUDA PyTorch and detred's CUDA backend")
+    return torch
+
+
+GPU_DTYPES = ["float64", "float32", "float16", "bfloat16", "int32", "int64"]
+
+
+@pytest.mark.parametrize("op", SCANS)
+@pytest.mark.parametrize("dtype", GPU_DTYPES)
+@pytest.mark.parametrize("mode", MODES)
+def test_cuda_tensors_give_the_cpus_bits(op, dtype, mode):
+    torch = _cuda_torch()
+    for n in [0, 1, 2047, 2048, 2049, 100003]:
+        g = torch.Generator().manual_seed(n)
+        if dtype.startswith("int"):
+            x = torch.randint(-1000, 1000, (n,), generator=g, dtype=getattr(torch, dtype))
+        else:
+            x = (torch.rand(n, generator=g, dtype=torch.float64) * 2 - 1).to(getattr(torch, dtype))
+        on_cpu = scan(op, x, mode=mode)  # a CPU tensor: the host scan, NumPy out
+        on_gpu = scan(op, x.cuda(), mode=mode)
+        assert on_gpu.device.type == "cuda" and on_gpu.shape == (n,)
+        got = on_gpu.cpu().numpy()
+        assert got.dtype == on_cpu.dtype
+        assert got.tobytes() == on_cpu.tobytes(), f"{op} {dtype} {mode} n={n}"
+
+
+@pytest.mark.parametrize("op", SCANS)
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_cuda_tensors_along_an_axis_and_into_out(op, axis):
+    torch = _cuda_torch()
+    x = torch.rand(37, 3001, generator=torch.Generator().manual_seed(5), dtype=torch.float32)
+    expected = scan(op, x.numpy(), axis=axis)
+    got = scan(op, x.cuda(), axis=axis)
+    assert got.cpu().numpy().tobytes() == expected.tobytes()
+    out = torch.empty(expected.shape, dtype=torch.float32, device="cuda")
+    assert scan(op, x.cuda(), axis=axis, out=out) is out
+    assert out.cpu().numpy().tobytes() == expected.tobytes()
 
 
 def test_lists_and_special_values():

@@ -18,9 +18,28 @@ follow ``order_version`` and the bytes of partial states ``state_format_version`
 three, as ``detred --version`` does.
 """
 
-from ._detred import (__version__, argmax, argmin, asum, cuda_available, cuda_built, cumsum, dot, exclusive_cumsum,
-                      max, min, nrm2, order_version, reference_sum, state_format_version, stats, sum)
+from . import _detred, _gpu_scans
+from ._detred import (__version__, argmax, argmin, asum, cuda_available, cuda_built, dot, max, min, nrm2,
+                      order_version, reference_sum, state_format_version, stats, sum)
 from ._results import Statistics
+
+
+def cumsum(a, axis=None, mode="tree", out=None, threads=0):
+    if _gpu_scans.is_gpu_array(a):
+        return _gpu_scans.scan(a, axis, mode, out, exclusive=False)
+    return _detred.cumsum(a, axis=axis, mode=mode, out=out, threads=threads)
+
+
+def exclusive_cumsum(a, axis=None, mode="tree", out=None, threads=0):
+    if _gpu_scans.is_gpu_array(a):
+        return _gpu_scans.scan(a, axis, mode, out, exclusive=True)
+    return _detred.exclusive_cumsum(a, axis=axis, mode=mode, out=out, threads=threads)
+
+
+# The extension's docstrings; GPU arrays (CuPy, PyTorch CUDA tensors) take the GPU scan, whose result is an array of
+# the input's library on its device (detred/_gpu_scans.py).
+cumsum.__doc__ = _detred.cumsum.__doc__
+exclusive_cumsum.__doc__ = _detred.exclusive_cumsum.__doc__
 
 __all__ = ["Statistics", "__version__", "argmax", "argmin", "asum", "cuda_available", "cuda_built", "cumsum", "dot",
            "exclusive_cumsum", "max", "min", "nrm2", "order_version", "reference_sum", "state_format_version", "stats",

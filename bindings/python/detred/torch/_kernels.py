@@ -395,12 +395,16 @@ def cumsum_available():
 
 
 def cumsum_forward(x, dim):
-    """detred.cumsum along dim, on the host (CUDA tensors go there and back: detred.cumsum takes host arrays)."""
+    """detred.cumsum along dim: a CUDA tensor on its GPU (detred::cuda::cumsum), a CPU tensor on the host; the same
+    bits either way. 16-bit inputs are scanned in float32 and rounded to their dtype once per output."""
     import detred
     if not hasattr(detred, "cumsum"):
         raise NotImplementedError("detred.torch.cumsum needs detred.cumsum, which this build of detred lacks")
     ndim = max(x.dim(), 1)
     dim = dim % ndim
+    if x.device.type == "cuda":
+        flat = x.detach().reshape(x.shape if x.dim() else (1,))
+        return detred.cumsum(flat, axis=dim).reshape(x.shape).to(x.dtype)
     host = x.detach().to("cpu", accumulation_dtype(x.dtype)).contiguous()
     result = detred.cumsum(host.numpy() if x.dim() else host.reshape(1).numpy(), axis=dim)
     return torch.from_numpy(result).reshape(x.shape).to(x.device, x.dtype)

@@ -16,7 +16,11 @@
 #include "arguments.hpp"
 #include "define.hpp"
 #include "detred/catalogue.hpp"
+#include "detred/cuda.hpp"
 #include "detred/scan.hpp"
+#include "device_array.hpp"
+#include "device_reduce.hpp"
+#include "device_runtime.hpp"
 #include "dtypes.hpp"
 #include "host_array.hpp"
 #include "host_layout.hpp"
@@ -212,6 +216,65 @@ py::object scan_typed(const py::array& a, std::optional<int> axis, const std::op
   return y;
 }
 
+/// _cumsum_device: the GPU scan behind detred.cumsum of GPU arrays. The package's Python wrapper (detred/__init__.py)
+/// lays the lines out and allocates `out` in the array's own library; here out = the scan of x (both C-contiguous,
+/// on one device) as one array (offsets None) or per segment (offsets: int64 or uint64 on the device, as the
+/// batched calls take them), on x's stream: detred::cuda::cumsum (detred/cuda_scan.hpp), every output the CPU's bits.
+void scan_device(const py::object& x, const py::object& out, const py::object& offsets, std::string_view mode,
+                 bool exclusive) {
+  const std::string name = exclusive ? "exclusive_cumsum" : "cumsum";
+  const detred::mode m = parse_mode(mode);
+  const auto gpu = [&](const py::object& obj, const char* what) {
+    const source s = source_of(obj);
+    if (!on_gpu(s)) throw py::type_error("detred." + name + ": " + what + " must be a GPU array as the input is");
+    device_array a = as_device_array(obj, s, name);
+    if (!a.type)
+      throw py::type_error("detred." + name + ": " + what + " has a dtype detred does not take: " + a.type_name);
+    return a;
+  };
+  const device_array v = gpu(x, "the input");
+  const device_array r = gpu(out, "out");
+  std::optional<device_array> o;
+  if (!offsets.is_none()) {
+    o = gpu(offsets, "offsets");
+    if (*o->type != element::int64 && *o->type != element::uint64) {
+      throw py::type_error("detred." + name + ": offsets must be int64 or uint64");
+    }
+  }
+  if (r.size != v.size) throw py::value_error("detred." + name + ": out must have the input's size");
+  with_element(*v.type, [&]<class T>() {
+    using Out = output_t<T>;
+    if (*r.type != element_type_of<Out>()) {
+      throw py::type_error("detred." + name + ": out must be " + std::string(name_of(element_type_of<Out>())) +
+                           " for " + std::string(name_of(*v.type)) + " input; got " + r.type_name);
+    }
+    const std::span<const T> in{reinterpret_cast<const T*>(v.data), v.size};
+    const std::span<Out> y{reinterpret_cast<Out*>(r.data), r.size};
+    device_session session(v);
+    for (const device_array* other : {&r, o ? &*o : &r}) {
+      if (other->stream != v.stream) synchronize(other->stream);
+    }
+    detred::cuda::workspace& ws = session.workspace();
+    if constexpr (std::is_integral_v<T>) {
+      // Exact whatever the mode; synchronous, so that an overflow is refused here (OverflowError).
+      if (o) {
+        const detred::segments segs{{reinterpret_cast<const std::uint64_t*>(o->data), o->size}};
+        exclusive ? detred::cuda::exclusive_cumsum(in, segs, y, ws, v.stream)
+                  : detred::cuda::cumsum(in, segs, y, ws, v.stream);
+      } else {
+        exclusive ? detred::cuda::exclusive_cumsum(in, y, ws, v.stream) : detred::cuda::cumsum(in, y, ws, v.stream);
+      }
+    } else if (o) {
+      const detred::segments segs{{reinterpret_cast<const std::uint64_t*>(o->data), o->size}};
+      exclusive ? detred::cuda::exclusive_cumsum_async(in, segs, y, ws, m, v.stream)
+                : detred::cuda::cumsum_async(in, segs, y, ws, m, v.stream);
+    } else {
+      exclusive ? detred::cuda::exclusive_cumsum_async(in, y, ws, m, v.stream)
+                : detred::cuda::cumsum_async(in, y, ws, m, v.stream);
+    }
+  });
+}
+
 py::object scan(const py::object& obj, const py::object& axis, std::string_view mode, const py::object& out,
                 int threads, bool exclusive) {
   const detred::operation op = exclusive ? detred::operation::exclusive_cumsum : detred::operation::cumsum;
@@ -219,10 +282,10 @@ py::object scan(const py::object& obj, const py::object& axis, std::string_view 
   const detred::options opt{.mode = parse_mode(mode), .threads = checked_threads(threads)};
   const source s = source_of(obj);
   if (on_gpu(s)) {
-    // Where a GPU scan plugs in: a device_array (device_array.hpp) and the CUDA scan's call, as device_reduce does.
-    throw py::type_error("detred." + std::string(name) +
-                         " takes host arrays only (no GPU scan yet); copy the GPU array to the host first, e.g. "
-                         "cupy.asnumpy(x) or x.cpu()");
+    // GPU arrays reach scan_device through the package's wrapper (detred/__init__.py), which allocates the output
+    // in the array's own library; only a direct call of the extension ends here.
+    throw py::type_error("detred." + std::string(name) + ": GPU arrays go through detred." + std::string(name) +
+                         " of the detred package (CuPy arrays and PyTorch CUDA tensors)");
   }
   require_single_axis(axis, name);
   const host_array h = as_host_array(obj, s, name);
@@ -256,9 +319,10 @@ Parameters
 ----------
 a : array_like
     float64, float32, float16, bfloat16, int32, int64, uint32 or uint64 values: a NumPy array (any shape and
-    strides), a CPU tensor with ``__dlpack__``, or anything ``numpy.asarray`` accepts. GPU arrays raise TypeError
-    (no GPU scan yet). ``numpy.ma`` masked arrays and pandas objects with missing values raise TypeError, as for
-    detred.sum.
+    strides), a CPU tensor with ``__dlpack__``, or anything ``numpy.asarray`` accepts. A CuPy array or a PyTorch
+    CUDA tensor is scanned on its GPU (detred::cuda::cumsum, the same bits), and the result is an array of its own
+    library on its device (``out``, if given, too). ``numpy.ma`` masked arrays and pandas objects with missing
+    values raise TypeError, as for detred.sum.
 axis : None or int
     None (default) scans the flattened array in C order, as numpy.cumsum; an int scans each line along that axis
     (negative counts from the end), each line with the bits of the same call on it alone as a contiguous array.
@@ -287,7 +351,7 @@ Integer scans never wrap around.
 Raises
 ------
 TypeError
-    for another dtype (bool, int8, uint16, complex, ...) with the conversion to use, a GPU array, an out of another
+    for another dtype (bool, int8, uint16, complex, ...) with the conversion to use, an out of another
     dtype, or an axis that is a tuple.
 ValueError
     for mode "exact" or an unknown mode, a negative thread count, an axis out of range (numpy.AxisError), an out
@@ -307,6 +371,13 @@ errors and memory as detred.cumsum.
 }  // namespace
 
 void define_scans(py::module_& m) {
+  m.def(
+      "_cumsum_device",
+      [](const py::object& x, const py::object& out, const py::object& offsets, std::string_view mode, bool exclusive) {
+        scan_device(x, out, offsets, mode, exclusive);
+      },
+      py::arg("x"), py::arg("out"), py::arg("offsets"), py::arg("mode"), py::arg("exclusive"),
+      "Private: the GPU scan behind detred.cumsum and detred.exclusive_cumsum of GPU arrays.");
   m.def(
       "cumsum",
       [](const py::object& a, const py::object& axis, std::string_view mode, const py::object& out, int threads) {
