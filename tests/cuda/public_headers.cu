@@ -9,6 +9,7 @@
 
 #include "detred/batched.hpp"
 #include "detred/bounds.hpp"
+#include "detred/catalogue.hpp"
 #include "detred/config.hpp"
 #include "detred/cpu.hpp"
 #include "detred/cuda.hpp"
