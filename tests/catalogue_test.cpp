@@ -272,7 +272,13 @@ TEST(Catalogue, ElementTypesAndNamesAgree) {
   static_assert(
       catalogue::supports(operation::sum, element_type::float32, mode::exact, backend::cpu, call_shape::axis));
   static_assert(
-      !catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cpu, call_shape::array));
+      catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cpu, call_shape::array));
+  static_assert(
+      !catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda, call_shape::array));
+  static_assert(
+      catalogue::supports(operation::dot, element_type::bfloat16, mode::exact, backend::cpu, call_shape::array));
+  static_assert(
+      !catalogue::supports(operation::stats, element_type::float32, mode::exact, backend::cpu, call_shape::array));
   static_assert(catalogue::mode_rule_of(operation::stats, element_type::float64) == catalogue::mode_rule::tree_only);
   static_assert(catalogue::result_of(operation::sum, element_type::int32) == catalogue::result_kind::wide);
 }

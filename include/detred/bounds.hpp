@@ -55,7 +55,7 @@ template <class T>
 /// computed in float and take T = float. For bounded_op::mean, mode tree is detred::stats' mean; mode compensated
 /// bounds fl(detred::sum(x, {.mode = compensated}) / n) for callers who divide the compensated sum themselves.
 /// bound<T>(bounded_op::sum, n, m) equals bound<T>(n, m). Throws detred::error for an unknown operation or mode, and
-/// for mode exact with nrm2 or mean (which have no exact mode).
+/// for mode exact with mean (stats' mean has no exact mode). Mode exact: one rounding (nrm2: of the square root).
 template <class T>
 [[gnu::visibility("default")]] error_bound bound(bounded_op op, std::uint64_t n, mode m);
 

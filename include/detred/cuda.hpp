@@ -81,7 +81,7 @@ class workspace {
 // Every call takes (data, [result,] workspace, mode, stream), in this order. The mode is tree, compensated, or exact:
 // exact mode (sum, asum and dot of float and double, and the sums over pieces and sum_state) returns the correctly
 // rounded value of the exact result, the CPU's bits (docs/exact.md); nrm2, 16-bit floats and the batched calls
-// refuse it with detred::error.
+// refuse it with detred::error (the catalogue lists them on the CPU).
 
 /// Enqueues the sum of x (device memory) on `stream` and writes the result to `result` (device memory). Returns
 /// at once, without synchronizing anything; x must stay valid and unchanged until the stream has run the sum, and

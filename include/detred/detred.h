@@ -60,8 +60,9 @@ typedef enum detred_status {
 typedef enum detred_mode {
   DETRED_MODE_TREE = 0,        /* plain additions; error <= gamma_D * sum|x_i| */
   DETRED_MODE_COMPENSATED = 1, /* an error-free (sum, correction) pair through the same tree */
-  DETRED_MODE_EXACT = 2,       /* the correctly rounded exact result: sum, dot and asum of f64 and f32 (on the CPU);
-                                  DETRED_INVALID_ARGUMENT from the other calls (docs/exact.md) */
+  DETRED_MODE_EXACT = 2,       /* the correctly rounded exact result: sum, dot, asum and nrm2 of f64 and f32, sum
+                                  and dot of f16 and bf16; DETRED_INVALID_ARGUMENT from the other calls
+                                  (docs/exact.md) */
   /* Not modes: they make the enum an int on every compiler (the ABI passes it as one), and every int a valid value
    * of it, so that any value a caller passes is defined behaviour: an unknown one gets DETRED_INVALID_ARGUMENT. */
   DETRED_MODE_INT_MIN_ = -2147483647 - 1,

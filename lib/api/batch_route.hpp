@@ -17,17 +17,17 @@ namespace detred {
 template <class Op>
 void run_lines(const order::operands<Op>& x, std::uint64_t extent, const line_set& lines, std::uint64_t count,
                typename Op::result* results, const options& opt) {
-  static_assert(listed<Op, batch_operators>, "a backend's batched entries exist for batch_operators only");
-  seam_for(opt.backend).reduce_lines[index_in<Op, all_operators>::value](&x, extent, lines, count, results, opt);
+  static_assert(listed<Op, batch_entries>, "a backend's batched entries exist for batch_entries only");
+  seam_for(opt.backend).reduce_lines[index_in<Op, backend_operators>::value](&x, extent, lines, count, results, opt);
 }
 
 /// results[t] = Op over x[t], x[t + stride], ... (`length` elements), for t < count.
 template <class Op>
 void run_strided_lines(const order::operands<Op>& x, std::uint64_t extent, std::uint64_t length, std::uint64_t stride,
                        std::uint64_t count, typename Op::result* results, const options& opt) {
-  static_assert(listed<Op, batch_operators>, "a backend's batched entries exist for batch_operators only");
+  static_assert(listed<Op, batch_entries>, "a backend's batched entries exist for batch_entries only");
   seam_for(opt.backend)
-      .reduce_strided_lines[index_in<Op, all_operators>::value](&x, extent, length, stride, count, results, opt);
+      .reduce_strided_lines[index_in<Op, backend_operators>::value](&x, extent, length, stride, count, results, opt);
 }
 
 }  // namespace detred

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The batched entry points (detred/batched.hpp): check the segments, the matrix or the keys, pick the operator,
-// route to the CPU driver or the CUDA backend (mode::exact: to lib/exact's batch driver, through exact_route.hpp).
+// route to the backend (exact mode's operators as every other: lib/core/operators.hpp picks them).
 // Grouping by key is a stable counting sort (group_by_key.hpp: each group keeps its values in index order), then a
 // segmented reduction over the groups.
 #include <cstdint>
@@ -14,7 +14,6 @@
 #include "core/operators.hpp"
 #include "core/validate.hpp"
 #include "detred/batched.hpp"
-#include "exact_route.hpp"
 #include "group_by_key.hpp"
 
 namespace detred {
@@ -62,37 +61,6 @@ void by_key(std::span<const typename Op::input> values, std::span<const K> keys,
                 results.size(), results.data(), opt);
 }
 
-// mode::exact for sum, asum and dot: the same checks as segmented, along_axis and by_key above, in the same order,
-// then exact_route, which has no operator of the canonical order to take (the result is the exact value rounded).
-
-template <class T>
-void segmented_exact(exact_cpu::line_op op, std::span<const T> x, const T* y, const segments& s, std::span<T> results,
-                     const options& opt, const char* what) {
-  validate(opt);
-  validate_segments(s, x.size(), results.size(), what);
-  exact_route::lines(op, x.data(), y, {.offsets = s.offsets.data()}, results.size(), results.data(), opt);
-}
-
-template <class T>
-void along_axis_exact(exact_cpu::line_op op, const matrix_view<T>& a, int axis, std::span<T> results,
-                      const options& opt, const char* what) {
-  validate(opt);
-  const axis_lines l = lines_of(a, axis, results.size(), what);
-  if (l.contiguous) {
-    exact_route::lines<T>(op, a.data, nullptr, {.stride = l.stride, .length = l.length}, l.count, results.data(), opt);
-  } else {
-    exact_route::strided_lines(op, a.data, l.length, l.stride, l.count, results.data(), opt);
-  }
-}
-
-template <class T, class K>
-void by_key_exact(std::span<const T> values, std::span<const K> keys, std::span<T> results, const options& opt) {
-  validate(opt);
-  const grouped_values<T> g = group_by_key(values, keys, results.size(), opt.threads, "sum_by_key");
-  exact_route::lines<T>(exact_cpu::line_op::sum, g.values.data(), nullptr, {.offsets = g.offsets.data()},
-                        results.size(), results.data(), opt);
-}
-
 /// The mode of a batched call, checked against the catalogue (the batched calls' call shapes).
 template <class T>
 mode checked(const options& o, operation op, call_shape s, const char* what) {
@@ -101,87 +69,79 @@ mode checked(const options& o, operation op, call_shape s, const char* what) {
 
 }  // namespace
 
-#define DETRED_BATCHED(T)                                                                                            \
-  void sum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                     \
-    if (checked<T>(o, operation::sum, call_shape::segments, "detred::sum") == mode::exact)                           \
-      return segmented_exact<T>(exact_cpu::line_op::sum, v, nullptr, s, r, o, "sum");                                \
-    with_policy(o.mode, [&]<class P>() { segmented<order::sum_op<T, P>>(v, s, r, o, "sum"); });                      \
-  }                                                                                                                  \
-  void asum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                    \
-    if (checked<T>(o, operation::asum, call_shape::segments, "detred::asum") == mode::exact)                         \
-      return segmented_exact<T>(exact_cpu::line_op::asum, v, nullptr, s, r, o, "asum");                              \
-    with_policy(o.mode, [&]<class P>() { segmented<order::asum_op<T, P>>(v, s, r, o, "asum"); });                    \
-  }                                                                                                                  \
-  void nrm2(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                    \
-    with_policy(checked<T>(o, operation::nrm2, call_shape::segments, "detred::nrm2"),                                \
-                [&]<class P>() { segmented<order::nrm2_op<T, P>>(v, s, r, o, "nrm2"); });                            \
-  }                                                                                                                  \
-  void dot(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, const options& o) {               \
-    validate_lengths(x.size(), y.size(), "detred::dot");                                                             \
-    if (checked<T>(o, operation::dot, call_shape::segments, "detred::dot") == mode::exact)                           \
-      return segmented_exact<T>(exact_cpu::line_op::dot, x, y.data(), s, r, o, "dot");                               \
-    with_policy(o.mode, [&]<class P>() {                                                                             \
-      using Op = order::dot_op<T, P>;                                                                                \
-      validate(o);                                                                                                   \
-      validate_segments(s, x.size(), r.size(), "dot");                                                               \
-      run_lines<Op>(order::operands<Op>{{x.data(), y.data()}, 0}, x.size(), {.offsets = s.offsets.data()}, r.size(), \
-                    r.data(), o);                                                                                    \
-    });                                                                                                              \
-  }                                                                                                                  \
-  void min(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                     \
-    segmented<order::min_op<T>>(v, s, r, o, "min");                                                                  \
-  }                                                                                                                  \
-  void max(std::span<const T> v, segments s, std::span<T> r, const options& o) {                                     \
-    segmented<order::max_op<T>>(v, s, r, o, "max");                                                                  \
-  }                                                                                                                  \
-  void argmin(std::span<const T> v, segments s, std::span<std::uint64_t> r, const options& o) {                      \
-    segmented<order::argmin_op<T>>(v, s, r, o, "argmin");                                                            \
-  }                                                                                                                  \
-  void argmax(std::span<const T> v, segments s, std::span<std::uint64_t> r, const options& o) {                      \
-    segmented<order::argmax_op<T>>(v, s, r, o, "argmax");                                                            \
-  }                                                                                                                  \
-  void stats(std::span<const T> v, segments s, std::span<statistics<T>> r, const options& o) {                       \
-    checked<T>(o, operation::stats, call_shape::segments, "detred::stats");                                          \
-    segmented<order::moments_op<T>>(v, s, r, o, "stats");                                                            \
-  }                                                                                                                  \
-  void sum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
-    if (checked<T>(o, operation::sum, call_shape::axis, "detred::sum") == mode::exact)                               \
-      return along_axis_exact<T>(exact_cpu::line_op::sum, a, axis, r, o, "sum");                                     \
-    with_policy(o.mode, [&]<class P>() { along_axis<order::sum_op<T, P>>(a, axis, r, o, "sum"); });                  \
-  }                                                                                                                  \
-  void asum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                          \
-    if (checked<T>(o, operation::asum, call_shape::axis, "detred::asum") == mode::exact)                             \
-      return along_axis_exact<T>(exact_cpu::line_op::asum, a, axis, r, o, "asum");                                   \
-    with_policy(o.mode, [&]<class P>() { along_axis<order::asum_op<T, P>>(a, axis, r, o, "asum"); });                \
-  }                                                                                                                  \
-  void nrm2(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                          \
-    with_policy(checked<T>(o, operation::nrm2, call_shape::axis, "detred::nrm2"),                                    \
-                [&]<class P>() { along_axis<order::nrm2_op<T, P>>(a, axis, r, o, "nrm2"); });                        \
-  }                                                                                                                  \
-  void min(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
-    along_axis<order::min_op<T>>(a, axis, r, o, "min");                                                              \
-  }                                                                                                                  \
-  void max(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                           \
-    along_axis<order::max_op<T>>(a, axis, r, o, "max");                                                              \
-  }                                                                                                                  \
-  void stats(matrix_view<T> a, int axis, std::span<statistics<T>> r, const options& o) {                             \
-    checked<T>(o, operation::stats, call_shape::axis, "detred::stats");                                              \
-    along_axis<order::moments_op<T>>(a, axis, r, o, "stats");                                                        \
-  }                                                                                                                  \
-  void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& o) {        \
-    if (checked<T>(o, operation::sum, call_shape::by_key, "detred::sum_by_key") == mode::exact)                      \
-      return by_key_exact<T>(v, k, r, o);                                                                            \
-    with_policy(o.mode, [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                  \
-  }                                                                                                                  \
-  void sum_by_key(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& o) {         \
-    if (checked<T>(o, operation::sum, call_shape::by_key, "detred::sum_by_key") == mode::exact)                      \
-      return by_key_exact<T>(v, k, r, o);                                                                            \
-    with_policy(o.mode, [&]<class P>() { by_key<order::sum_op<T, P>>(v, k, r, o, "sum_by_key"); });                  \
-  }                                                                                                                  \
-  void stats_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<statistics<T>> r,              \
-                    const options& o) {                                                                              \
-    checked<T>(o, operation::stats, call_shape::by_key, "detred::stats_by_key");                                     \
-    by_key<order::moments_op<T>>(v, k, r, o, "stats_by_key");                                                        \
+#define DETRED_BATCHED(T)                                                                                     \
+  void sum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                              \
+    with_operator<T, operation::sum>(checked<T>(o, operation::sum, call_shape::segments, "detred::sum"),      \
+                                     [&]<class Op>() { segmented<Op>(v, s, r, o, "sum"); });                  \
+  }                                                                                                           \
+  void asum(std::span<const T> v, segments s, std::span<T> r, const options& o) {                             \
+    with_operator<T, operation::asum>(checked<T>(o, operation::asum, call_shape::segments, "detred::asum"),   \
+                                      [&]<class Op>() { segmented<Op>(v, s, r, o, "asum"); });                \
+  }                                                                                                           \
+  void nrm2(std::span<const T> v, segments s, std::span<T> r, const options& o) {                             \
+    with_operator<T, operation::nrm2>(checked<T>(o, operation::nrm2, call_shape::segments, "detred::nrm2"),   \
+                                      [&]<class Op>() { segmented<Op>(v, s, r, o, "nrm2"); });                \
+  }                                                                                                           \
+  void dot(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, const options& o) {        \
+    validate_lengths(x.size(), y.size(), "detred::dot");                                                      \
+    with_operator<T, operation::dot>(checked<T>(o, operation::dot, call_shape::segments, "detred::dot"),      \
+                                     [&]<class Op>() {                                                        \
+                                       validate(o);                                                           \
+                                       validate_segments(s, x.size(), r.size(), "dot");                       \
+                                       run_lines<Op>(order::operands<Op>{{x.data(), y.data()}, 0}, x.size(),  \
+                                                     {.offsets = s.offsets.data()}, r.size(), r.data(), o);   \
+                                     });                                                                      \
+  }                                                                                                           \
+  void min(std::span<const T> v, segments s, std::span<T> r, const options& o) {                              \
+    segmented<order::min_op<T>>(v, s, r, o, "min");                                                           \
+  }                                                                                                           \
+  void max(std::span<const T> v, segments s, std::span<T> r, const options& o) {                              \
+    segmented<order::max_op<T>>(v, s, r, o, "max");                                                           \
+  }                                                                                                           \
+  void argmin(std::span<const T> v, segments s, std::span<std::uint64_t> r, const options& o) {               \
+    segmented<order::argmin_op<T>>(v, s, r, o, "argmin");                                                     \
+  }                                                                                                           \
+  void argmax(std::span<const T> v, segments s, std::span<std::uint64_t> r, const options& o) {               \
+    segmented<order::argmax_op<T>>(v, s, r, o, "argmax");                                                     \
+  }                                                                                                           \
+  void stats(std::span<const T> v, segments s, std::span<statistics<T>> r, const options& o) {                \
+    checked<T>(o, operation::stats, call_shape::segments, "detred::stats");                                   \
+    segmented<order::moments_op<T>>(v, s, r, o, "stats");                                                     \
+  }                                                                                                           \
+  void sum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                    \
+    with_operator<T, operation::sum>(checked<T>(o, operation::sum, call_shape::axis, "detred::sum"),          \
+                                     [&]<class Op>() { along_axis<Op>(a, axis, r, o, "sum"); });              \
+  }                                                                                                           \
+  void asum(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                   \
+    with_operator<T, operation::asum>(checked<T>(o, operation::asum, call_shape::axis, "detred::asum"),       \
+                                      [&]<class Op>() { along_axis<Op>(a, axis, r, o, "asum"); });            \
+  }                                                                                                           \
+  void nrm2(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                   \
+    with_operator<T, operation::nrm2>(checked<T>(o, operation::nrm2, call_shape::axis, "detred::nrm2"),       \
+                                      [&]<class Op>() { along_axis<Op>(a, axis, r, o, "nrm2"); });            \
+  }                                                                                                           \
+  void min(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                    \
+    along_axis<order::min_op<T>>(a, axis, r, o, "min");                                                       \
+  }                                                                                                           \
+  void max(matrix_view<T> a, int axis, std::span<T> r, const options& o) {                                    \
+    along_axis<order::max_op<T>>(a, axis, r, o, "max");                                                       \
+  }                                                                                                           \
+  void stats(matrix_view<T> a, int axis, std::span<statistics<T>> r, const options& o) {                      \
+    checked<T>(o, operation::stats, call_shape::axis, "detred::stats");                                       \
+    along_axis<order::moments_op<T>>(a, axis, r, o, "stats");                                                 \
+  }                                                                                                           \
+  void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& o) { \
+    with_operator<T, operation::sum>(checked<T>(o, operation::sum, call_shape::by_key, "detred::sum_by_key"), \
+                                     [&]<class Op>() { by_key<Op>(v, k, r, o, "sum_by_key"); });              \
+  }                                                                                                           \
+  void sum_by_key(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& o) {  \
+    with_operator<T, operation::sum>(checked<T>(o, operation::sum, call_shape::by_key, "detred::sum_by_key"), \
+                                     [&]<class Op>() { by_key<Op>(v, k, r, o, "sum_by_key"); });              \
+  }                                                                                                           \
+  void stats_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<statistics<T>> r,       \
+                    const options& o) {                                                                       \
+    checked<T>(o, operation::stats, call_shape::by_key, "detred::stats_by_key");                              \
+    by_key<order::moments_op<T>>(v, k, r, o, "stats_by_key");                                                 \
   }
 
 DETRED_BATCHED(double)

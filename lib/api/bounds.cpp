@@ -7,6 +7,7 @@
 
 #include "core/validate.hpp"
 #include "detred/bounds.hpp"
+#include "detred/catalogue.hpp"
 #include "detred/order.hpp"
 
 namespace detred {
@@ -66,26 +67,24 @@ error_bound sum_bound(std::uint64_t n, mode m) {
   error_bound b{};
   b.depth = order::depth<T>(n);
   b.unit_roundoff = u;
-  switch (validated(m)) {
-    case mode::tree:
-      b.correction_depth = 0;
-      b.result_factor = 0.0;
-      b.abs_sum_factor = gamma(b.depth, u);
-      break;
-    case mode::compensated:
-      b.correction_depth = order::correction_depth<T>(n);
-      b.result_factor = u;
-      // (1 + u) is exact; each product is rounded up.
-      b.abs_sum_factor = mul_up(mul_up(1.0 + u, gamma(b.depth, u)), gamma(b.correction_depth, u));
-      break;
-    case mode::exact:
-      // One rounding of the exact sum, to nearest: |R - result| <= u |R|. No tree, so no depth. (A sum of values of
-      // T that falls below the normal range is a multiple of the smallest subnormal, so it rounds exactly.)
-      b.depth = 0;
-      b.correction_depth = 0;
-      b.result_factor = u;
-      b.abs_sum_factor = 0.0;
-      break;
+  const mode checked = validated(m);
+  if (checked == mode::tree) {
+    b.correction_depth = 0;
+    b.result_factor = 0.0;
+    b.abs_sum_factor = gamma(b.depth, u);
+  } else if (checked == mode::compensated) {
+    b.correction_depth = order::correction_depth<T>(n);
+    b.result_factor = u;
+    // (1 + u) is exact; each product is rounded up.
+    b.abs_sum_factor = mul_up(mul_up(1.0 + u, gamma(b.depth, u)), gamma(b.correction_depth, u));
+  } else {
+    // Exact mode, the one mode without an order: one rounding of the exact sum, to nearest: |R - result| <= u |R|.
+    // No tree, so no depth. (A sum of values of T that falls below the normal range is a multiple of the smallest
+    // subnormal, so it rounds exactly.)
+    b.depth = 0;
+    b.correction_depth = 0;
+    b.result_factor = u;
+    b.abs_sum_factor = 0.0;
   }
   return b;
 }
@@ -98,8 +97,8 @@ error_bound dot_bound(std::uint64_t n, mode m) {
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
   const double gamma_d = gamma(b.depth, u);
-  if (m == mode::exact) {
-    b.absolute = times_half_subnormal<T>(1.0);  // an exact dot below the normal range rounds to a subnormal
+  if (b.depth == 0) {  // exact mode (no tree): an exact dot below the normal range rounds to a subnormal
+    b.absolute = times_half_subnormal<T>(1.0);
     return b;
   }
   if (m == mode::tree) {
@@ -132,6 +131,12 @@ error_bound nrm2_bound(std::uint64_t n, mode m) {
   checked_mode<T>(m, operation::nrm2, backend::cpu, call_shape::array, "detred::bound(nrm2)");
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
+  if (b.depth == 0) {  // exact mode: the square root of the exact sum of squares, rounded once
+    b.result_factor = u;
+    b.abs_sum_factor = 0.0;
+    b.absolute = times_half_subnormal<T>(1.0);
+    return b;
+  }
   double rho = 0;
   if (m == mode::tree) {
     rho = gamma(b.depth + 10, u);
@@ -149,7 +154,10 @@ error_bound nrm2_bound(std::uint64_t n, mode m) {
 // mean = fl(S^ / n^): one division, and n^ = fl(n) rounds too when n is not a value of T (float beyond 2^24).
 template <class T>
 error_bound mean_bound(std::uint64_t n, mode m) {
-  if (validated(m) == mode::exact) throw error("detred::bound(mean): mode exact is not available (the mean has none)");
+  if (!catalogue::in(catalogue::rounding_modes, validated(m))) {
+    throw error(std::string("detred::bound(mean): mode ") + to_string(m) +
+                " is not available (the mean is stats' mean: tree or compensated)");
+  }
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
   // phi bounds |(1 + delta) / (1 + delta_n)|; phi - 1 bounds |(1 + delta) / (1 + delta_n) - 1|.

@@ -5,7 +5,6 @@
 #include "core/operators.hpp"
 #include "core/validate.hpp"
 #include "detred/dot.hpp"
-#include "exact_route.hpp"
 #include "route.hpp"
 
 namespace detred {
@@ -14,9 +13,8 @@ namespace {
 template <class T>
 order::float_value_t<T> dot_any(std::span<const T> x, std::span<const T> y, const options& opt) {
   validate(opt);
-  if (checked_mode<T>(opt.mode, operation::dot, backend_of(opt), call_shape::array, "detred::dot") == mode::exact)
-    return exact_route::dot(x, y, opt, "detred::dot");
-  return with_policy(opt.mode, [&]<class P>() { return run<order::dot_op<T, P>>(x, y, opt, "detred::dot"); });
+  const mode m = checked_mode<T>(opt.mode, operation::dot, backend_of(opt), call_shape::array, "detred::dot");
+  return with_operator<T, operation::dot>(m, [&]<class Op>() { return run<Op>(x, y, opt, "detred::dot"); });
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ template <class Op>
 typename Op::result run(const order::operands<Op>& x, std::uint64_t n, const options& opt) {
   validate(opt);
   typename Op::result result{};
-  seam_for(opt.backend).reduce[index_in<Op, all_operators>::value](&x, n, &result, opt);
+  seam_for(opt.backend).reduce[index_in<Op, backend_operators>::value](&x, n, &result, opt);
   return result;
 }
 

@@ -8,7 +8,6 @@
 #include "core/operators.hpp"
 #include "core/validate.hpp"
 #include "detred/sum.hpp"
-#include "exact_route.hpp"
 #include "route.hpp"
 
 namespace detred {
@@ -17,9 +16,8 @@ namespace {
 template <class T>
 order::float_value_t<T> sum_floats(std::span<const T> x, const options& opt) {
   validate(opt);
-  if (checked_mode<T>(opt.mode, operation::sum, backend_of(opt), call_shape::array, "detred::sum") == mode::exact)
-    return exact_route::sum(x, opt, "detred::sum");
-  return with_sum_operator<T>(opt.mode, [&]<class Op>() { return run<Op>(x, opt); });
+  const mode m = checked_mode<T>(opt.mode, operation::sum, backend_of(opt), call_shape::array, "detred::sum");
+  return with_operator<T, operation::sum>(m, [&]<class Op>() { return run<Op>(x, opt); });
 }
 
 template <class R, class I>

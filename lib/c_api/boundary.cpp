@@ -2,9 +2,13 @@
 // The exception-to-status translation and the thread-local last-error message of the C API.
 #include "boundary.hpp"
 
+#include <array>
+#include <cstddef>
 #include <exception>
 #include <new>
 #include <string>
+
+#include "detred/catalogue.hpp"
 
 namespace detred::c_api {
 namespace {
@@ -54,16 +58,19 @@ const char* last_message() noexcept {
   return message_lost ? "detred: the message of the last error was lost (out of memory)" : last_error.c_str();
 }
 
+// A detred_mode has the value of its detred::mode: the C enum lists the catalogue's modes in the same order.
+constexpr std::array c_modes = {DETRED_MODE_TREE, DETRED_MODE_COMPENSATED, DETRED_MODE_EXACT};
+static_assert(c_modes.size() == detred::catalogue::modes.size());
+static_assert([] {
+  for (std::size_t k = 0; k < c_modes.size(); ++k) {
+    if (static_cast<int>(c_modes[k]) != static_cast<int>(detred::catalogue::modes[k])) return false;
+  }
+  return true;
+}());
+
 detred::mode to_mode(detred_mode m) {
-  switch (m) {
-    case DETRED_MODE_TREE:
-      return detred::mode::tree;
-    case DETRED_MODE_COMPENSATED:
-      return detred::mode::compensated;
-    case DETRED_MODE_EXACT:
-      return detred::mode::exact;
-    default:
-      break;
+  for (detred::mode known : detred::catalogue::modes) {
+    if (static_cast<int>(known) == static_cast<int>(m)) return known;
   }
   throw rejected{
       DETRED_INVALID_ARGUMENT,

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "detred/catalogue.hpp"
+#include "detred/exact/exact_ops.hpp"
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
@@ -64,55 +65,134 @@ using all_operators =
 /// The operators of the batched entry points (detred/batched.hpp): every operation on float and double.
 using batch_operators = typename concat<operators::float_ops<double>, operators::float_ops<float>>::type;
 
+namespace operators {
+
+/// Exact mode's operators (order-free: detred/exact/exact_ops.hpp): sum, asum, dot and nrm2 of float and double.
+template <class T>
+using exact_float_ops = op_list<exact::sum_op<T>, exact::asum_op<T>, exact::dot_op<T>, exact::nrm2_op<T>>;
+/// 16-bit floats: the exact sum and dot product, in float.
+template <class H>
+using exact_half_ops = op_list<exact::sum_op<H>, exact::dot_op<H>>;
+
+}  // namespace operators
+
+/// Every exact operator, and those of the batched entry points.
+using exact_operators = typename concat<operators::exact_float_ops<double>, operators::exact_float_ops<float>,
+                                        operators::exact_half_ops<float16>, operators::exact_half_ops<bfloat16>>::type;
+using exact_batch_operators =
+    typename concat<operators::exact_float_ops<double>, operators::exact_float_ops<float>>::type;
+
+/// What a backend implements: the operators of the canonical order (all_operators, which the CPU compiles once per
+/// instruction set) and the exact ones; batch_entries, those of the batched entry points.
+using backend_operators = typename concat<all_operators, exact_operators>::type;
+using batch_entries = typename concat<batch_operators, exact_batch_operators>::type;
+
 /// True if Op is in the op_list List.
 template <class Op, class List>
 inline constexpr bool listed = false;
 template <class Op, class... Ops>
 inline constexpr bool listed<Op, op_list<Ops...>> = (std::is_same_v<Op, Ops> || ...);
 
-/// The accumulation policy of a mode (a valid one other than exact, which has no policy of the canonical order:
-/// the entry points check the mode against the catalogue with checked_mode and route exact mode to lib/exact first).
+/// The accumulation policy of a rounding mode of the canonical order (tree or compensated; exact mode is no policy of
+/// the order but an operator of its own, see with_operator).
 template <class F>
 decltype(auto) with_policy(mode m, F&& f) {
-  if (m == mode::exact) throw error("mode exact is not available for this operation");
   if (m == mode::compensated) return std::forward<F>(f).template operator()<order::compensated_sums>();
+  if (m != mode::tree) throw error(std::string("mode ") + to_string(m) + " is not a mode of the canonical order");
   return std::forward<F>(f).template operator()<order::plain_sums>();
 }
 
-/// Calls f.template operator()<Op>() with the sum operator of mode m (a valid mode) for element type T.
+/// The operators of one operation that has modes: the canonical order's, by accumulation policy, and exact mode's.
+template <operation O>
+struct family;
+template <>
+struct family<operation::sum> {
+  template <class T, class P>
+  using of_order = order::sum_op<T, P>;
+  template <class T>
+  using exact = exact::sum_op<T>;
+};
+template <>
+struct family<operation::dot> {
+  template <class T, class P>
+  using of_order = order::dot_op<T, P>;
+  template <class T>
+  using exact = exact::dot_op<T>;
+};
+template <>
+struct family<operation::asum> {
+  template <class T, class P>
+  using of_order = order::asum_op<T, P>;
+  template <class T>
+  using exact = exact::asum_op<T>;
+};
+template <>
+struct family<operation::nrm2> {
+  template <class T, class P>
+  using of_order = order::nrm2_op<T, P>;
+  template <class T>
+  using exact = exact::nrm2_op<T>;
+};
+
+/// Calls f.template operator()<Op>() with the operator of the operation O over elements of T in mode m: the
+/// selections' and the integer sums' one operator (exact in any mode), stats' operator, or, for the operations with
+/// modes, the canonical order's operator of the mode's policy or, in exact mode, the order-free exact operator
+/// (detred/exact/exact_ops.hpp). The caller has checked O, T and m against the catalogue (checked_mode).
+template <class T, operation O, class F>
+decltype(auto) with_operator(mode m, F&& f) {
+  constexpr element_type t = element_type_of<T>();
+  if constexpr (O == operation::min) {
+    return f.template operator()<order::min_op<T>>();
+  } else if constexpr (O == operation::max) {
+    return f.template operator()<order::max_op<T>>();
+  } else if constexpr (O == operation::argmin) {
+    return f.template operator()<order::argmin_op<T>>();
+  } else if constexpr (O == operation::argmax) {
+    return f.template operator()<order::argmax_op<T>>();
+  } else if constexpr (O == operation::stats) {
+    return f.template operator()<order::moments_op<T>>();
+  } else if constexpr (O == operation::sum && catalogue::in(catalogue::integers, t)) {
+    return f.template operator()<order::integer_sum_op<T>>();
+  } else {
+    // The one place where exact mode is told apart from the modes of the canonical order.
+    if (m == mode::exact) return f.template operator()<typename family<O>::template exact<T>>();
+    return with_policy(m, [&]<class P>() -> decltype(auto) {
+      return f.template operator()<typename family<O>::template of_order<T, P>>();
+    });
+  }
+}
+
+/// with_operator<T, O> for an operation known at run time (f must return one type for every operator it is given).
+/// A combination without an operator throws detred::error.
+template <class T, class F>
+decltype(auto) with_operator(operation op, mode m, F&& f) {
+  constexpr element_type t = element_type_of<T>();
+  if constexpr (catalogue::in(catalogue::floats | catalogue::integers, t)) {
+    if (op == operation::min) return with_operator<T, operation::min>(m, f);
+    if (op == operation::max) return with_operator<T, operation::max>(m, f);
+    if (op == operation::argmin) return with_operator<T, operation::argmin>(m, f);
+    if (op == operation::argmax) return with_operator<T, operation::argmax>(m, f);
+  }
+  if constexpr (catalogue::in(catalogue::integers, t)) {
+    if (op == operation::sum) return with_operator<T, operation::sum>(m, f);
+  } else {
+    if (op == operation::sum) return with_operator<T, operation::sum>(m, f);
+    if (op == operation::dot) return with_operator<T, operation::dot>(m, f);
+  }
+  if constexpr (catalogue::in(catalogue::floats, t)) {
+    if (op == operation::asum) return with_operator<T, operation::asum>(m, f);
+    if (op == operation::nrm2) return with_operator<T, operation::nrm2>(m, f);
+    if (op == operation::stats) return with_operator<T, operation::stats>(m, f);
+  }
+  throw error(std::string(to_string(t)) + " elements have no " + to_string(op));
+}
+
+/// Calls f.template operator()<Op>() with the canonical order's sum operator of mode m (tree or compensated) for the
+/// floating-point element type T: for the callers that run the order itself (the GPU's pieces, tests, tools).
 template <class T, class F>
 decltype(auto) with_sum_operator(mode m, F&& f) {
   return with_policy(
       m, [&]<class P>() -> decltype(auto) { return std::forward<F>(f).template operator()<order::sum_op<T, P>>(); });
-}
-
-/// Calls f.template operator()<Op>() with the operator of the canonical order for `op` over elements of T in mode
-/// m (tree or compensated; ignored by the operations exact in any mode). The caller has checked op, T and m
-/// against the catalogue (checked_mode); a combination without an operator throws detred::error.
-template <class T, class F>
-decltype(auto) with_operator(operation op, mode m, F&& f) {
-  constexpr element_type t = element_type_of<T>();
-  const auto policy_op = [&]<template <class, class> class Op>() -> decltype(auto) {
-    return with_policy(m, [&]<class P>() -> decltype(auto) { return f.template operator()<Op<T, P>>(); });
-  };
-  if constexpr (catalogue::in(catalogue::floats | catalogue::integers, t)) {
-    if (op == operation::min) return f.template operator()<order::min_op<T>>();
-    if (op == operation::max) return f.template operator()<order::max_op<T>>();
-    if (op == operation::argmin) return f.template operator()<order::argmin_op<T>>();
-    if (op == operation::argmax) return f.template operator()<order::argmax_op<T>>();
-  }
-  if constexpr (catalogue::in(catalogue::integers, t)) {
-    if (op == operation::sum) return f.template operator()<order::integer_sum_op<T>>();
-  } else {
-    if (op == operation::sum) return policy_op.template operator()<order::sum_op>();
-    if (op == operation::dot) return policy_op.template operator()<order::dot_op>();
-  }
-  if constexpr (catalogue::in(catalogue::floats, t)) {
-    if (op == operation::asum) return policy_op.template operator()<order::asum_op>();
-    if (op == operation::nrm2) return policy_op.template operator()<order::nrm2_op>();
-    if (op == operation::stats) return f.template operator()<order::moments_op<T>>();
-  }
-  throw error(std::string(to_string(t)) + " elements have no " + to_string(op));
 }
 
 }  // namespace detred

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/validate.hpp"
+#include "detred/catalogue.hpp"
 #include "detred/options.hpp"
 
 namespace detred {
@@ -16,7 +17,7 @@ template <class E>
 struct values_of;
 template <>
 struct values_of<mode> {
-  static constexpr std::array list = {mode::tree, mode::compensated, mode::exact};
+  static constexpr auto list = catalogue::modes;
 };
 template <>
 struct values_of<isa> {
@@ -38,15 +39,10 @@ bool is_known(E value) {
 }  // namespace
 
 const char* to_string(mode m) {
-  switch (m) {
-    case mode::tree:
-      return "tree";
-    case mode::compensated:
-      return "compensated";
-    case mode::exact:
-      return "exact";
-  }
-  return "unknown";
+  // In the order of the enum's values (catalogue::modes).
+  static constexpr std::array<const char*, catalogue::modes.size()> names = {"tree", "compensated", "exact"};
+  const auto k = static_cast<std::size_t>(m);
+  return k < names.size() ? names[k] : "unknown";
 }
 
 const char* to_string(isa i) {

@@ -43,6 +43,26 @@ inline constexpr std::uint32_t leaves_per_warp_wanted = 1;
 template <class T>
 inline constexpr std::uint32_t leaves_per_warp_wanted<order::moments_op<T>> = 4;
 
+/// An exact operator (order-free: detred/exact/exact_ops.hpp) on the GPU's exact kernel (exact.cu), which adds
+/// values, magnitudes or products of double or float; a norm's squares are the products of x with itself, and its
+/// result the square root of their exact sum, rounded once.
+template <class Op>
+void enqueue_exact_op(const order::operands<Op>& x, std::uint64_t n, typename Op::result* result, state& s,
+                      stream_t stream, const char* what) {
+  using T = typename Op::input;
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    constexpr detail::exact_kind kind = Op::adds == exact::terms::values       ? detail::exact_kind::sum
+                                        : Op::adds == exact::terms::magnitudes ? detail::exact_kind::asum
+                                                                               : detail::exact_kind::dot;
+    const T* y = Op::adds == exact::terms::products ? x.data[Op::arity - 1] : x.data[0];
+    detail::enqueue_exact<T>(kind, x.data[0], y, n, s.exact,
+                             {.result = result, .square_root = Op::finishes == exact::finish::square_root}, stream);
+  } else {
+    throw error(std::string(what) + ": mode exact of " + to_string(element_type_of<T>()) +
+                " elements runs on the CPU only");
+  }
+}
+
 /// Enqueues Op over the device operands x[0..n), writing the result to the device address `result`.
 template <class Op>
 void enqueue_into(const order::operands<Op>& x, std::uint64_t n, typename Op::result* result, workspace& ws,
@@ -53,10 +73,14 @@ void enqueue_into(const order::operands<Op>& x, std::uint64_t n, typename Op::re
   }
   state& s = detail::workspace_access::of(ws);
   s.check_current_device();
-  const detail::launch_plan plan =
-      detail::default_plan(order::leaf_count<typename Op::value>(n), leaves_per_warp_wanted<Op>);
-  s.reserve_partials(detail::partial_bytes<Op>(plan), stream);
-  detail::enqueue_reduction<Op>(x, n, plan, s.partials, result, stream);
+  if constexpr (exact::is_exact_op<Op>) {
+    enqueue_exact_op<Op>(x, n, result, s, stream, what);
+  } else {
+    const detail::launch_plan plan =
+        detail::default_plan(order::leaf_count<typename Op::value>(n), leaves_per_warp_wanted<Op>);
+    s.reserve_partials(detail::partial_bytes<Op>(plan), stream);
+    detail::enqueue_reduction<Op>(x, n, plan, s.partials, result, stream);
+  }
 }
 
 /// Copies the result of the work enqueued into the workspace's result slot back, and waits for it.
@@ -116,48 +140,6 @@ typename Op::result run_host(const order::operands<Op>& x, std::uint64_t n, work
   return run_device<Op>(staged, n, ws, stream, what);
 }
 
-/// Whether the catalogue has exact mode for operations over T on one array in device memory.
-template <class T>
-constexpr bool has_exact = catalogue::supports(operation::sum, element_type_of<T>(), mode::exact, backend::cuda,
-                                               call_shape::array);
-
-/// Exact mode (exact.cu): enqueues the correctly rounded result of `kind` over device operands into `result`.
-template <class T>
-void exact_into(detail::exact_kind kind, const T* x, const T* y, std::uint64_t n, order::float_value_t<T>* result,
-                workspace& ws, stream_t stream, const char* what) {
-  if constexpr (!has_exact<T>) {
-    const operation op = kind == detail::exact_kind::dot    ? operation::dot
-                         : kind == detail::exact_kind::asum ? operation::asum
-                                                            : operation::sum;
-    checked_mode<T>(mode::exact, op, backend::cuda, call_shape::array, what);
-  } else {
-    if (result == nullptr) throw error(std::string(what) + ": the result pointer is null");
-    if (n != 0 && (x == nullptr || (kind == detail::exact_kind::dot && y == nullptr))) {
-      throw error(std::string(what) + ": an input pointer is null");
-    }
-    state& s = detail::workspace_access::of(ws);
-    s.check_current_device();
-    detail::enqueue_exact<T>(kind, x, y, n, s.exact, {.result = result}, stream);
-  }
-}
-
-/// Exact mode over device operands, waited for.
-template <class T>
-order::float_value_t<T> exact_run(detail::exact_kind kind, const T* x, const T* y, std::uint64_t n, workspace& ws,
-                                  stream_t stream, const char* what) {
-  using R = order::float_value_t<T>;
-  exact_into(kind, x, y, n, static_cast<R*>(detail::workspace_access::of(ws).result), ws, stream, what);
-  return fetch_result<R>(ws, stream);
-}
-
-/// Exact mode over operands that may be in host memory (stage_operands), waited for.
-template <class T>
-T exact_host(detail::exact_kind kind, const T* x, const T* y, std::uint64_t n, workspace& ws, stream_t stream) {
-  const T* data[2] = {x, y};
-  stage_operands(data, kind == detail::exact_kind::dot ? 2 : 1, n, ws, stream);
-  return exact_run(kind, data[0], kind == detail::exact_kind::dot ? data[1] : data[0], n, ws, stream, "CUDA backend");
-}
-
 template <class Op>
 order::operands<Op> one(std::span<const typename Op::input> x) {
   return {{x.data()}, 0};
@@ -172,18 +154,16 @@ order::operands<Op> two(std::span<const typename Op::input> x, std::span<const t
 
 template <class T, class Result>
 void sum_async_any(std::span<const T> x, Result* result, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact)
-    return exact_into(detail::exact_kind::sum, x.data(), x.data(), x.size(), result, ws, stream, "detred::cuda::sum");
-  with_sum_operator<T>(checked_mode<T>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
-                       [&]<class Op>() { enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA sum"); });
+  with_operator<T, operation::sum>(
+      checked_mode<T>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
+      [&]<class Op>() { enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA sum"); });
 }
 
 template <class T>
 order::float_value_t<T> sum_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact)
-    return exact_run(detail::exact_kind::sum, x.data(), x.data(), x.size(), ws, stream, "detred::cuda::sum");
-  return with_sum_operator<T>(checked_mode<T>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
-                              [&]<class Op>() { return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
+  return with_operator<T, operation::sum>(
+      checked_mode<T>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
+      [&]<class Op>() { return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
 }
 
 template <class R, class I>
@@ -192,45 +172,32 @@ R integer_sum(std::span<const I> x, workspace& ws, stream_t stream) {
   return narrowed<R>(run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"), "CUDA sum");
 }
 
-template <template <class, class> class Op, class T>
-void policy_async(operation op, std::span<const T> x, order::float_value_t<T>* result, workspace& ws, mode m,
-                  stream_t stream, const char* what) {
-  with_policy(checked_mode<T>(m, op, backend::cuda, call_shape::array, what),
-              [&]<class P>() { enqueue_into<Op<T, P>>(one<Op<T, P>>(x), x.size(), result, ws, stream, what); });
+template <operation O, class T>
+void norm_async(std::span<const T> x, order::float_value_t<T>* result, workspace& ws, mode m, stream_t stream,
+                const char* what) {
+  with_operator<T, O>(checked_mode<T>(m, O, backend::cuda, call_shape::array, what),
+                      [&]<class Op>() { enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, what); });
 }
 
-template <template <class, class> class Op, class T>
-order::float_value_t<T> policy_run(operation op, std::span<const T> x, workspace& ws, mode m, stream_t stream,
-                                   const char* what) {
-  return with_policy(checked_mode<T>(m, op, backend::cuda, call_shape::array, what),
-                     [&]<class P>() { return run_device<Op<T, P>>(one<Op<T, P>>(x), x.size(), ws, stream, what); });
+template <operation O, class T>
+order::float_value_t<T> norm_run(std::span<const T> x, workspace& ws, mode m, stream_t stream, const char* what) {
+  return with_operator<T, O>(checked_mode<T>(m, O, backend::cuda, call_shape::array, what),
+                             [&]<class Op>() { return run_device<Op>(one<Op>(x), x.size(), ws, stream, what); });
 }
 
 template <class T>
 void dot_async_any(std::span<const T> x, std::span<const T> y, order::float_value_t<T>* result, workspace& ws, mode m,
                    stream_t stream) {
-  if (m == mode::exact) {
-    validate_lengths(x.size(), y.size(), "CUDA dot");
-    return exact_into(detail::exact_kind::dot, x.data(), y.data(), x.size(), result, ws, stream, "detred::cuda::dot");
-  }
-  with_policy(checked_mode<T>(m, operation::dot, backend::cuda, call_shape::array, "detred::cuda::dot"),
-              [&]<class P>() {
-                using Op = order::dot_op<T, P>;
-                enqueue_into<Op>(two<Op>(x, y, "CUDA dot"), x.size(), result, ws, stream, "CUDA dot");
-              });
+  with_operator<T, operation::dot>(
+      checked_mode<T>(m, operation::dot, backend::cuda, call_shape::array, "detred::cuda::dot"),
+      [&]<class Op>() { enqueue_into<Op>(two<Op>(x, y, "CUDA dot"), x.size(), result, ws, stream, "CUDA dot"); });
 }
 
 template <class T>
 order::float_value_t<T> dot_any(std::span<const T> x, std::span<const T> y, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact) {
-    validate_lengths(x.size(), y.size(), "CUDA dot");
-    return exact_run(detail::exact_kind::dot, x.data(), y.data(), x.size(), ws, stream, "detred::cuda::dot");
-  }
-  return with_policy(checked_mode<T>(m, operation::dot, backend::cuda, call_shape::array, "detred::cuda::dot"),
-                     [&]<class P>() {
-                       using Op = order::dot_op<T, P>;
-                       return run_device<Op>(two<Op>(x, y, "CUDA dot"), x.size(), ws, stream, "CUDA dot");
-                     });
+  return with_operator<T, operation::dot>(
+      checked_mode<T>(m, operation::dot, backend::cuda, call_shape::array, "detred::cuda::dot"),
+      [&]<class Op>() { return run_device<Op>(two<Op>(x, y, "CUDA dot"), x.size(), ws, stream, "CUDA dot"); });
 }
 
 template <class Op>
@@ -270,17 +237,18 @@ std::uint64_t sum(std::span<const std::uint64_t> x, workspace& ws, stream_t stre
   return integer_sum<std::uint64_t>(x, ws, stream);
 }
 
-double sum_host(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact) return exact_host<double>(detail::exact_kind::sum, x.data(), x.data(), x.size(), ws, stream);
-  return with_sum_operator<double>(
-      checked_mode<double>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
+template <class T>
+T sum_host_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
+  return with_operator<T, operation::sum>(
+      checked_mode<T>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
       [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
 }
+
+double sum_host(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
+  return sum_host_any(x, ws, m, stream);
+}
 float sum_host(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact) return exact_host<float>(detail::exact_kind::sum, x.data(), x.data(), x.size(), ws, stream);
-  return with_sum_operator<float>(
-      checked_mode<float>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
-      [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
+  return sum_host_any(x, ws, m, stream);
 }
 
 double dot(std::span<const double> x, std::span<const double> y, workspace& ws, mode m, stream_t stream) {
@@ -313,36 +281,28 @@ void dot_async(std::span<const bfloat16> x, std::span<const bfloat16> y, float* 
 }
 
 double asum(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact)
-    return exact_run(detail::exact_kind::asum, x.data(), x.data(), x.size(), ws, stream, "detred::cuda::asum");
-  return policy_run<order::asum_op>(operation::asum, x, ws, m, stream, "CUDA asum");
+  return norm_run<operation::asum>(x, ws, m, stream, "detred::cuda::asum");
 }
 float asum(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact)
-    return exact_run(detail::exact_kind::asum, x.data(), x.data(), x.size(), ws, stream, "detred::cuda::asum");
-  return policy_run<order::asum_op>(operation::asum, x, ws, m, stream, "CUDA asum");
+  return norm_run<operation::asum>(x, ws, m, stream, "detred::cuda::asum");
 }
 void asum_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact)
-    return exact_into(detail::exact_kind::asum, x.data(), x.data(), x.size(), result, ws, stream, "detred::cuda::asum");
-  policy_async<order::asum_op>(operation::asum, x, result, ws, m, stream, "CUDA asum");
+  norm_async<operation::asum>(x, result, ws, m, stream, "detred::cuda::asum");
 }
 void asum_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact)
-    return exact_into(detail::exact_kind::asum, x.data(), x.data(), x.size(), result, ws, stream, "detred::cuda::asum");
-  policy_async<order::asum_op>(operation::asum, x, result, ws, m, stream, "CUDA asum");
+  norm_async<operation::asum>(x, result, ws, m, stream, "detred::cuda::asum");
 }
 double nrm2(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
-  return policy_run<order::nrm2_op>(operation::nrm2, x, ws, m, stream, "CUDA nrm2");
+  return norm_run<operation::nrm2>(x, ws, m, stream, "detred::cuda::nrm2");
 }
 float nrm2(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
-  return policy_run<order::nrm2_op>(operation::nrm2, x, ws, m, stream, "CUDA nrm2");
+  return norm_run<operation::nrm2>(x, ws, m, stream, "detred::cuda::nrm2");
 }
 void nrm2_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
-  policy_async<order::nrm2_op>(operation::nrm2, x, result, ws, m, stream, "CUDA nrm2");
+  norm_async<operation::nrm2>(x, result, ws, m, stream, "detred::cuda::nrm2");
 }
 void nrm2_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
-  policy_async<order::nrm2_op>(operation::nrm2, x, result, ws, m, stream, "CUDA nrm2");
+  norm_async<operation::nrm2>(x, result, ws, m, stream, "detred::cuda::nrm2");
 }
 
 statistics<double> stats(std::span<const double> x, workspace& ws, stream_t stream) {
@@ -390,13 +350,6 @@ typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t
   return run_host<Op>(x, n, ws, nullptr, "CUDA backend");
 }
 
-template <class T>
-T exact_host_with(exact_kind kind, const T* x, const T* y, std::uint64_t n, workspace& ws) {
-  return exact_host<T>(kind, x, y, n, ws, nullptr);
-}
-template double exact_host_with<double>(exact_kind, const double*, const double*, std::uint64_t, workspace&);
-template float exact_host_with<float>(exact_kind, const float*, const float*, std::uint64_t, workspace&);
-
 // Emitted for every operator (taking the addresses instantiates them).
 template <class List>
 struct instantiate_all;
@@ -404,7 +357,7 @@ template <class... Ops>
 struct instantiate_all<op_list<Ops...>> {
   static constexpr std::tuple pointers{&reduce_host_with<Ops>...};
 };
-template struct instantiate_all<all_operators>;
+template struct instantiate_all<backend_operators>;
 
 }  // namespace detail
 }  // namespace detred::cuda

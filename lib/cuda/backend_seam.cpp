@@ -48,23 +48,13 @@ typename Op::result reduce_host(const order::operands<Op>& x, std::uint64_t n) {
   return cuda::detail::reduce_host_with<Op>(x, n, *shared.ws);
 }
 
-template <class T>
-T exact_host(cuda::detail::exact_kind kind, const T* x, const T* y, std::uint64_t n) {
-  shared_workspace& shared = workspace_for_current_device();
-  const std::lock_guard<std::mutex> lock(shared.mutex);
-  if (!shared.ws) shared.ws = std::make_unique<cuda::workspace>();
-  return cuda::detail::exact_host_with<T>(kind, x, y, n, *shared.ws);
-}
-template double exact_host<double>(cuda::detail::exact_kind, const double*, const double*, std::uint64_t);
-template float exact_host<float>(cuda::detail::exact_kind, const float*, const float*, std::uint64_t);
-
 template <class List>
 struct instantiate_all;
 template <class... Ops>
 struct instantiate_all<op_list<Ops...>> {
   static constexpr std::tuple pointers{&reduce_host<Ops>...};
 };
-template struct instantiate_all<all_operators>;
+template struct instantiate_all<backend_operators>;
 
 const backend_seam& seam() {
   static const backend_seam s = seam_of<entry_points>();

@@ -176,8 +176,8 @@ class device_copy {
 }  // namespace
 
 template <class Op>
-void reduce_lines_host(const order::operands<Op>& x, std::uint64_t extent, const line_set& lines, std::uint64_t count,
-                       typename Op::result* results) {
+void reduce_lines_on_device(const order::operands<Op>& x, std::uint64_t extent, const line_set& lines,
+                            std::uint64_t count, typename Op::result* results) {
   using I = typename Op::input;
   using R = typename Op::result;
   const device_copy first(x.data[0], extent * sizeof(I));
@@ -196,8 +196,8 @@ void reduce_lines_host(const order::operands<Op>& x, std::uint64_t extent, const
 }
 
 template <class Op>
-void reduce_strided_lines_host(const order::operands<Op>& x, std::uint64_t extent, std::uint64_t length,
-                               std::uint64_t stride, std::uint64_t count, typename Op::result* results) {
+void reduce_strided_lines_on_device(const order::operands<Op>& x, std::uint64_t extent, std::uint64_t length,
+                                    std::uint64_t stride, std::uint64_t count, typename Op::result* results) {
   using I = typename Op::input;
   using R = typename Op::result;
   const device_copy in(x.data[0], extent * sizeof(I));
@@ -209,13 +209,39 @@ void reduce_strided_lines_host(const order::operands<Op>& x, std::uint64_t exten
     check(cudaMemcpy(results, out.as<R>(), count * sizeof(R), cudaMemcpyDeviceToHost), "cudaMemcpy (batch results)");
 }
 
+/// The GPU has no batched kernel for exact mode's operators yet: the catalogue lists their batches on the CPU only,
+/// so the front door refuses them before they come here.
+[[noreturn]] inline void no_exact_batches() {
+  throw error("the CUDA backend has no batched form of mode exact (docs/exact.md): use the CPU backend");
+}
+
+template <class Op>
+void reduce_lines_host(const order::operands<Op>& x, std::uint64_t extent, const line_set& lines, std::uint64_t count,
+                       typename Op::result* results) {
+  if constexpr (exact::is_exact_op<Op>) {
+    no_exact_batches();
+  } else {
+    reduce_lines_on_device<Op>(x, extent, lines, count, results);
+  }
+}
+
+template <class Op>
+void reduce_strided_lines_host(const order::operands<Op>& x, std::uint64_t extent, std::uint64_t length,
+                               std::uint64_t stride, std::uint64_t count, typename Op::result* results) {
+  if constexpr (exact::is_exact_op<Op>) {
+    no_exact_batches();
+  } else {
+    reduce_strided_lines_on_device<Op>(x, extent, length, stride, count, results);
+  }
+}
+
 template <class List>
 struct instantiate_batches;
 template <class... Ops>
 struct instantiate_batches<op_list<Ops...>> {
   static constexpr std::tuple pointers{&reduce_lines_host<Ops>..., &reduce_strided_lines_host<Ops>...};
 };
-template struct instantiate_batches<batch_operators>;
+template struct instantiate_batches<batch_entries>;
 
 }  // namespace cuda_backend
 }  // namespace detred

@@ -9,7 +9,6 @@
 #include "core/line_set.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
-#include "exact_enqueue.hpp"
 
 namespace detred {
 struct backend_seam;
@@ -25,14 +24,9 @@ const backend_seam& seam();
 bool available();
 
 /// Copies host operands to the current device, reduces them there with Op, returns the result. Device or managed
-/// memory is reduced in place. Throws detred::error. Defined for every operator in all_operators.
+/// memory is reduced in place. Throws detred::error. Defined for every operator in backend_operators.
 template <class Op>
 typename Op::result reduce_host(const order::operands<Op>& x, std::uint64_t n);
-
-/// Exact mode: the correctly rounded sum, |x| sum or dot product (y) of n elements of T = double or float, in host
-/// or device memory, on the current device.
-template <class T>
-T exact_host(cuda::detail::exact_kind kind, const T* x, const T* y, std::uint64_t n);
 
 /// The batched forms (the lines of line_set, and strided lines): host operands of `extent` elements each are
 /// copied to the current device, every line is reduced there, and the results are copied back.

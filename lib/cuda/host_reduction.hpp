@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // An operator over operands that may be in host memory, with a given workspace: what the backend seam
 // (backend_seam.cpp) runs for detred's host API with backend::cuda. Defined in api.cpp for every operator in
-// all_operators.
+// backend_operators.
 #pragma once
 
 #include <cstdint>
 
 #include "detred/cuda.hpp"
 #include "detred/order.hpp"
-#include "exact_enqueue.hpp"
 
 namespace detred::cuda::detail {
 
 template <class Op>
 typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t n, workspace& ws);
-
-/// exact_host of the seam, with a given workspace: defined in api.cpp for double and float.
-template <class T>
-T exact_host_with(exact_kind kind, const T* x, const T* y, std::uint64_t n, workspace& ws);
 
 }  // namespace detred::cuda::detail

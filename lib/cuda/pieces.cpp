@@ -227,10 +227,10 @@ partial_state state_of(std::span<const typename Op::input> x, std::uint64_t offs
 }
 
 template <class T>
-std::unique_ptr<partial::exact_state<T>> empty_exact_state() {
-  auto s = std::make_unique<partial::exact_state<T>>();
+std::unique_ptr<partial::exact_state<exact::sum_op<T>>> empty_exact_state(mode m) {
+  auto s = std::make_unique<partial::exact_state<exact::sum_op<T>>>();
   s->op = operation::sum;
-  s->mode = mode::exact;
+  s->mode = m;
   s->type = element_type_of<T>();
   return s;
 }
@@ -238,7 +238,7 @@ std::unique_ptr<partial::exact_state<T>> empty_exact_state() {
 /// Exact mode: every piece's superaccumulator computed on its GPU (into its group's partial buffer, one slot per
 /// piece), copied back and merged on the host.
 template <class T>
-void add_exact_pieces(std::span<const device_piece<T>> pieces, partial::exact_state<T>& all) {
+void add_exact_pieces(std::span<const device_piece<T>> pieces, partial::exact_state<exact::sum_op<T>>& all) {
   constexpr std::uint64_t slot = (sizeof(exact::superaccumulator) + 255) / 256 * 256;
   std::map<std::pair<int, stream_t>, std::vector<std::size_t>> groups;
   std::vector<std::uint64_t> offsets;
@@ -280,7 +280,7 @@ void add_exact_pieces(std::span<const device_piece<T>> pieces, partial::exact_st
 }
 
 template <class T>
-T sum_pieces_exact(std::span<const device_piece<T>> pieces) {
+T sum_pieces_exact(std::span<const device_piece<T>> pieces, mode m) {
   int devices = 0;
   check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
   std::uint64_t offset = 0;
@@ -296,7 +296,7 @@ T sum_pieces_exact(std::span<const device_piece<T>> pieces) {
     if (p.data.size() > ~std::uint64_t{0} - offset) throw error("detred::cuda::sum: the pieces pass 2^64 elements");
     offset += p.data.size();
   }
-  auto all = empty_exact_state<T>();
+  auto all = empty_exact_state<T>(m);
   add_exact_pieces<T>(pieces, *all);
   T result{};
   all->result(&result, std::type_index(typeid(T)));
@@ -304,7 +304,7 @@ T sum_pieces_exact(std::span<const device_piece<T>> pieces) {
 }
 
 template <class T>
-partial_state exact_state_of(std::span<const T> x, std::uint64_t offset, workspace& ws, stream_t stream) {
+partial_state exact_state_of(std::span<const T> x, std::uint64_t offset, workspace& ws, mode m, stream_t stream) {
   if (x.data() == nullptr && !x.empty()) throw error("detred::cuda::sum_state: the input pointer is null");
   if (x.size() > ~std::uint64_t{0} - offset) throw error("detred::cuda::sum_state: the piece passes 2^64 elements");
   state& s = detail::workspace_access::of(ws);
@@ -317,41 +317,48 @@ partial_state exact_state_of(std::span<const T> x, std::uint64_t offset, workspa
   check(cudaMemcpyAsync(&host, device_state, sizeof host, cudaMemcpyDeviceToHost, stream),
         "cudaMemcpyAsync (exact state)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  auto st = empty_exact_state<T>();
+  auto st = empty_exact_state<T>(m);
   st->add_accumulated(offset, x.size(), host);
   return partial_state_access::make(std::move(st));
 }
 
-/// The sums' modes (checked here: a mode without a partial state must not fall back to another).
-mode sum_mode(mode m, const char* what) {
-  if (validated(m) != mode::tree && m != mode::compensated) {
-    throw error(std::string(what) + ": mode " + to_string(m) +
-                " has no partial state (tree, compensated and exact do)");
-  }
-  return m;
-}
-
 }  // namespace
 
-double sum(std::span<const device_piece<double>> pieces, mode m) {
-  if (m == mode::exact) return sum_pieces_exact<double>(pieces);
-  return with_sum_operator<double>(sum_mode(m, "detred::cuda::sum"),
-                                   [&]<class Op>() { return sum_pieces<Op>(pieces, m); });
+// The catalogue decides the modes (tree, compensated, exact); exact mode's operator is order-free, so its pieces
+// send superaccumulators instead of subtree roots.
+
+template <class T>
+T sum_of_pieces(std::span<const device_piece<T>> pieces, mode m) {
+  const mode checked = checked_mode<T>(m, operation::sum, backend::cuda, call_shape::pieces, "detred::cuda::sum");
+  return with_operator<T, operation::sum>(checked, [&]<class Op>() {
+    if constexpr (exact::is_exact_op<Op>) {
+      return sum_pieces_exact<T>(pieces, checked);
+    } else {
+      return sum_pieces<Op>(pieces, checked);
+    }
+  });
 }
-float sum(std::span<const device_piece<float>> pieces, mode m) {
-  if (m == mode::exact) return sum_pieces_exact<float>(pieces);
-  return with_sum_operator<float>(sum_mode(m, "detred::cuda::sum"),
-                                  [&]<class Op>() { return sum_pieces<Op>(pieces, m); });
+
+template <class T>
+partial_state state_of_piece(std::span<const T> x, std::uint64_t offset, workspace& ws, mode m, stream_t stream) {
+  const mode checked =
+      checked_mode<T>(m, operation::sum, backend::cuda, call_shape::partial_state, "detred::cuda::sum_state");
+  return with_operator<T, operation::sum>(checked, [&]<class Op>() {
+    if constexpr (exact::is_exact_op<Op>) {
+      return exact_state_of<T>(x, offset, ws, checked, stream);
+    } else {
+      return state_of<Op>(x, offset, ws, checked, stream);
+    }
+  });
 }
+
+double sum(std::span<const device_piece<double>> pieces, mode m) { return sum_of_pieces(pieces, m); }
+float sum(std::span<const device_piece<float>> pieces, mode m) { return sum_of_pieces(pieces, m); }
 partial_state sum_state(std::span<const double> x, std::uint64_t offset, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact) return exact_state_of<double>(x, offset, ws, stream);
-  return with_sum_operator<double>(sum_mode(m, "detred::cuda::sum_state"),
-                                   [&]<class Op>() { return state_of<Op>(x, offset, ws, m, stream); });
+  return state_of_piece(x, offset, ws, m, stream);
 }
 partial_state sum_state(std::span<const float> x, std::uint64_t offset, workspace& ws, mode m, stream_t stream) {
-  if (m == mode::exact) return exact_state_of<float>(x, offset, ws, stream);
-  return with_sum_operator<float>(sum_mode(m, "detred::cuda::sum_state"),
-                                  [&]<class Op>() { return state_of<Op>(x, offset, ws, m, stream); });
+  return state_of_piece(x, offset, ws, m, stream);
 }
 
 }  // namespace detred::cuda

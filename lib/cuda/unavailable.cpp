@@ -29,13 +29,6 @@ typename Op::result reduce_host(const order::operands<Op>&, std::uint64_t) {
   no_cuda();
 }
 
-template <class T>
-T exact_host(cuda::detail::exact_kind, const T*, const T*, std::uint64_t) {
-  no_cuda();
-}
-template double exact_host<double>(cuda::detail::exact_kind, const double*, const double*, std::uint64_t);
-template float exact_host<float>(cuda::detail::exact_kind, const float*, const float*, std::uint64_t);
-
 template <class Op>
 void reduce_lines_host(const order::operands<Op>&, std::uint64_t, const line_set&, std::uint64_t,
                        typename Op::result*) {
@@ -53,14 +46,14 @@ template <class... Ops>
 struct instantiate_all<op_list<Ops...>> {
   static constexpr std::tuple pointers{&reduce_host<Ops>...};
 };
-template struct instantiate_all<all_operators>;
+template struct instantiate_all<backend_operators>;
 template <class List>
 struct instantiate_batches;
 template <class... Ops>
 struct instantiate_batches<op_list<Ops...>> {
   static constexpr std::tuple pointers{&reduce_lines_host<Ops>..., &reduce_strided_lines_host<Ops>...};
 };
-template struct instantiate_batches<batch_operators>;
+template struct instantiate_batches<batch_entries>;
 
 const backend_seam& seam() {
   static const backend_seam s = seam_of<entry_points>();

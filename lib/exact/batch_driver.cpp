@@ -12,6 +12,7 @@
 
 #include "cpu/isa_selection.hpp"
 #include "cpu/line_chunks.hpp"
+#include "detred/exact/square_root.hpp"
 #include "exact_backend.hpp"
 #include "exact_batches.hpp"
 #include "exact_kernels.hpp"
@@ -58,6 +59,9 @@ void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines
   const exact_kernels& table = kernels_for(cpu::resolve(how.instruction_set));
   const auto sum = sum_kernel<T>(table, op == line_op::asum);
   const auto dot = dot_kernel<T>(table);
+  // A norm's squares are the products of x with itself.
+  const bool products = op == line_op::dot || op == line_op::squares;
+  const T* const second = op == line_op::squares ? x : y;
   const std::uint64_t element_bytes = (op == line_op::dot ? 2 : 1) * sizeof(T);
   const std::uint64_t total = lines.offsets != nullptr ? lines.offsets[count] - lines.offsets[0] : count * lines.length;
   const int team = team_for(total * element_bytes, how);
@@ -81,19 +85,23 @@ void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines
             ++left;
             continue;
           }
-          if (op == line_op::dot) {
-            dot(line.state(), x + s, y + s, n);
+          if (products) {
+            dot(line.state(), x + s, second + s, n);
           } else {
             sum(line.state(), x + s, n);
           }
-          results[k] = line.take<T>();
+          results[k] = op == line_op::squares ? line.take_square_root<T>() : line.take<T>();
         }
         return left;
       },
       [&](std::uint64_t k, std::uint64_t n) {
         const std::uint64_t s = lines.start(k);
-        results[k] = exact::round_to<T>(op == line_op::dot ? dot_state(x + s, y + s, n, how)
-                                                           : sum_state(x + s, n, op == line_op::asum, how));
+        if (op == line_op::squares) {
+          results[k] = exact::square_root_to<T>(dot_state(x + s, x + s, n, how));
+        } else {
+          results[k] = exact::round_to<T>(op == line_op::dot ? dot_state(x + s, y + s, n, how)
+                                                             : sum_state(x + s, n, op == line_op::asum, how));
+        }
       });
 }
 
@@ -101,7 +109,13 @@ template <class T>
 void reduce_strided_lines(line_op op, const T* x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
                           T* results, const cpu::run_options& how) {
   if (count == 0) return;
-  const auto sum = sum_kernel<T>(kernels_for(cpu::resolve(how.instruction_set)), op == line_op::asum);
+  const exact_kernels& table = kernels_for(cpu::resolve(how.instruction_set));
+  const auto sum = sum_kernel<T>(table, op == line_op::asum);
+  const auto dot = dot_kernel<T>(table);
+  // What a line's state becomes: its rounded value, or for a norm the rounded square root.
+  const auto finish = [op](const superaccumulator& a) {
+    return op == line_op::squares ? exact::square_root_to<T>(a) : exact::round_to<T>(a);
+  };
   const int team = team_for(count * length * sizeof(T), how);
   constexpr std::uint64_t width = panel_bytes / sizeof(T);
   constexpr std::uint64_t piece_stride = piece_rows + piece_pad_bytes / sizeof(T);
@@ -134,17 +148,24 @@ void reduce_strided_lines(line_op op, const T* x, std::uint64_t length, std::uin
           const T* row = x + (r + i) * stride + first;
           for (std::uint64_t j = 0; j < lines; ++j) piece[j * piece_stride + i] = row[j];
         }
-        for (std::uint64_t j = 0; j < lines; ++j) sum(acc[j], piece.get() + j * piece_stride, rows);
+        for (std::uint64_t j = 0; j < lines; ++j) {
+          const T* line = piece.get() + j * piece_stride;
+          if (op == line_op::squares) {
+            dot(acc[j], line, line, rows);
+          } else {
+            sum(acc[j], line, rows);
+          }
+        }
       }
       if (parts == 1) {
-        for (std::uint64_t j = 0; j < lines; ++j) results[first + j] = exact::round_to<T>(acc[j]);
+        for (std::uint64_t j = 0; j < lines; ++j) results[first + j] = finish(acc[j]);
       } else {
 #pragma omp critical(detred_exact_strided_merge)
         for (std::uint64_t j = 0; j < lines; ++j) exact::merge(merged[first + j], acc[j]);
       }
     }
   }
-  for (std::uint64_t t = 0; t < merged.size(); ++t) results[t] = exact::round_to<T>(merged[t]);
+  for (std::uint64_t t = 0; t < merged.size(); ++t) results[t] = finish(merged[t]);
 }
 
 template void reduce_lines(line_op, const double*, const double*, const cpu::line_set&, std::uint64_t, double*,

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Exact mode's driver: contiguous ranges over OpenMP threads, one superaccumulator each, merged at the end. The
 // merge is exact, so the split (and the thread count) never shows in the result.
+#include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include <omp.h>
+
+#include "detred/number_types.hpp"
 
 #include "cpu/isa_selection.hpp"
 #include "exact_backend.hpp"
@@ -42,27 +46,67 @@ exact::superaccumulator run(std::uint64_t n, std::uint64_t bytes, const cpu::run
   return total;
 }
 
+template <class T>
+constexpr bool is_half = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
+
+/// 16-bit floats reach the float kernel a grain at a time, widened exactly into buffers on the stack: every value
+/// keeps its value, so the exact state is the same as the float kernel's over the widened array.
+template <class H, class Body>
+void widened_grains(const H* x, const H* y, std::uint64_t count, Body body) {
+  float a[grain];
+  float b[grain];
+  for (std::uint64_t at = 0; at < count; at += grain) {
+    const std::uint64_t m = std::min(grain, count - at);
+    for (std::uint64_t i = 0; i < m; ++i) a[i] = to_float(x[at + i]);
+    if (y != nullptr) {
+      for (std::uint64_t i = 0; i < m; ++i) b[i] = to_float(y[at + i]);
+    }
+    body(a, b, m);
+  }
+}
+
 }  // namespace
 
 template <class T>
 exact::superaccumulator sum_state(const T* x, std::uint64_t n, bool absolute, const cpu::run_options& how) {
-  const auto f = sum_kernel<T>(kernels_for(cpu::resolve(how.instruction_set)), absolute);
-  return run(n, n * sizeof(T), how,
-             [&](exact::superaccumulator& acc, std::uint64_t begin, std::uint64_t count) { f(acc, x + begin, count); });
+  if constexpr (is_half<T>) {
+    const auto f = sum_kernel<float>(kernels_for(cpu::resolve(how.instruction_set)), absolute);
+    return run(n, n * sizeof(T), how, [&](exact::superaccumulator& acc, std::uint64_t begin, std::uint64_t count) {
+      widened_grains<T>(x + begin, nullptr, count,
+                        [&](const float* a, const float*, std::uint64_t m) { f(acc, a, m); });
+    });
+  } else {
+    const auto f = sum_kernel<T>(kernels_for(cpu::resolve(how.instruction_set)), absolute);
+    return run(n, n * sizeof(T), how, [&](exact::superaccumulator& acc, std::uint64_t begin, std::uint64_t count) {
+      f(acc, x + begin, count);
+    });
+  }
 }
 
 template <class T>
 exact::superaccumulator dot_state(const T* x, const T* y, std::uint64_t n, const cpu::run_options& how) {
-  const auto f = dot_kernel<T>(kernels_for(cpu::resolve(how.instruction_set)));
-  return run(n, 2 * n * sizeof(T), how, [&](exact::superaccumulator& acc, std::uint64_t begin, std::uint64_t count) {
-    f(acc, x + begin, y + begin, count);
-  });
+  if constexpr (is_half<T>) {
+    const auto f = dot_kernel<float>(kernels_for(cpu::resolve(how.instruction_set)));
+    return run(n, 2 * n * sizeof(T), how, [&](exact::superaccumulator& acc, std::uint64_t begin, std::uint64_t count) {
+      widened_grains<T>(x + begin, y + begin, count,
+                        [&](const float* a, const float* b, std::uint64_t m) { f(acc, a, b, m); });
+    });
+  } else {
+    const auto f = dot_kernel<T>(kernels_for(cpu::resolve(how.instruction_set)));
+    return run(n, 2 * n * sizeof(T), how, [&](exact::superaccumulator& acc, std::uint64_t begin, std::uint64_t count) {
+      f(acc, x + begin, y + begin, count);
+    });
+  }
 }
 
 template exact::superaccumulator sum_state(const double*, std::uint64_t, bool, const cpu::run_options&);
 template exact::superaccumulator sum_state(const float*, std::uint64_t, bool, const cpu::run_options&);
 template exact::superaccumulator dot_state(const double*, const double*, std::uint64_t, const cpu::run_options&);
 template exact::superaccumulator dot_state(const float*, const float*, std::uint64_t, const cpu::run_options&);
+template exact::superaccumulator sum_state(const float16*, std::uint64_t, bool, const cpu::run_options&);
+template exact::superaccumulator sum_state(const bfloat16*, std::uint64_t, bool, const cpu::run_options&);
+template exact::superaccumulator dot_state(const float16*, const float16*, std::uint64_t, const cpu::run_options&);
+template exact::superaccumulator dot_state(const bfloat16*, const bfloat16*, std::uint64_t, const cpu::run_options&);
 
 const exact_kernels& kernels_for(isa resolved) {
   switch (resolved) {

@@ -19,11 +19,11 @@ inline std::uint64_t threshold_bytes(const cpu::run_options& how) {
   return how.parallel_threshold_bytes == ~std::uint64_t{0} ? parallel_threshold_bytes : how.parallel_threshold_bytes;
 }
 
-/// The exact state of sum x[i] (or |x[i]| with `absolute`) for T = double or float.
+/// The exact state of sum x[i] (or |x[i]| with `absolute`) for T = double, float, float16 or bfloat16.
 template <class T>
 exact::superaccumulator sum_state(const T* x, std::uint64_t n, bool absolute, const cpu::run_options& how);
 
-/// The exact state of sum x[i] * y[i].
+/// The exact state of sum x[i] * y[i] (the same types).
 template <class T>
 exact::superaccumulator dot_state(const T* x, const T* y, std::uint64_t n, const cpu::run_options& how);
 

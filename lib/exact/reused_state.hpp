@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "detred/exact/square_root.hpp"
 #include "detred/exact/superaccumulator.hpp"
 
 namespace detred::exact_cpu {
@@ -44,6 +45,15 @@ class reused_state {
     for (int k = lo; k <= top; ++k) w[k] = 0;
     acc_.pending = 0;
     acc_.flags = 0;
+    return result;
+  }
+
+  /// The correctly rounded square root of what was added since the last take() (exact::square_root_to's result),
+  /// leaving the state empty again. A norm's comparisons need the whole state, so it is emptied whole.
+  template <class T>
+  T take_square_root() {
+    const T result = exact::square_root_to<T>(acc_);
+    acc_ = exact::empty_superaccumulator();
     return result;
   }
 

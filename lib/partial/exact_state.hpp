@@ -12,16 +12,21 @@
 #include <vector>
 
 #include "bytes.hpp"
+#include "detred/exact/exact_ops.hpp"
 #include "detred/exact/superaccumulator.hpp"
 #include "detred/partial.hpp"
-#include "exact/exact_backend.hpp"
+#include "exact/exact_operators.hpp"
 #include "state.hpp"
 
 namespace detred::partial {
 
-/// T: double or float. The terms are x (sum), |x| (asum) or x * y (dot).
-template <class T>
+/// Op: an exact operator (detred/exact/exact_ops.hpp), whose terms the pieces add (x, |x|, x * y, x^2) and whose
+/// finish makes the result (rounded, or the square root rounded).
+template <class Op>
 class exact_state final : public partial_state::impl {
+  using T = typename Op::input;
+  using R = typename Op::result;
+
  public:
   exact_state() : acc_(exact::empty_superaccumulator()) {}
 
@@ -44,11 +49,9 @@ class exact_state final : public partial_state::impl {
     if (count > ~std::uint64_t{0} - offset) throw error("partial state: the elements would end past index 2^64 - 1");
     std::vector<element_range> ranges = ranges_;
     insert(ranges, {offset, offset + count});
-    const T* x = static_cast<const T*>(data[0]);
-    const exact::superaccumulator piece = op == operation::dot
-                                              ? exact_cpu::dot_state(x, static_cast<const T*>(data[1]), count, how)
-                                              : exact_cpu::sum_state(x, count, op == operation::asum, how);
-    exact::merge(acc_, piece);
+    order::operands<Op> x{};
+    for (unsigned a = 0; a < Op::arity; ++a) x.data[a] = static_cast<const T*>(data[a]);
+    exact::merge(acc_, exact_cpu::state_of<Op>(x, count, how));
     ranges_ = std::move(ranges);
   }
 
@@ -106,9 +109,9 @@ class exact_state final : public partial_state::impl {
   std::uint32_t node_bytes() const override { return exact::superaccumulator::words * 8 + 4; }
 
   void result(void* out, std::type_index want) const override {
-    if (want != std::type_index(typeid(T))) {
+    if (want != std::type_index(typeid(R))) {
       throw error(std::string("partial_state::result: the result of ") + to_string(op) + " over " + to_string(type) +
-                  " elements is " + type_name<T>() + ", not the type asked for");
+                  " elements is " + type_name<R>() + ", not the type asked for");
     }
     if (!(ranges_.empty() || (ranges_.size() == 1 && ranges_.front().begin == 0))) {
       const std::uint64_t gap_begin = ranges_.front().begin == 0 ? ranges_.front().end : 0;
@@ -116,7 +119,7 @@ class exact_state final : public partial_state::impl {
       throw error("partial_state::result: the state does not cover [0, n): elements [" + std::to_string(gap_begin) +
                   ", " + std::to_string(gap_end) + ") are missing");
     }
-    *static_cast<T*>(out) = exact::round_to<T>(acc_);
+    *static_cast<R*>(out) = Op::finalize(acc_);
   }
 
  private:

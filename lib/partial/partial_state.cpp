@@ -20,10 +20,7 @@ constexpr char magic[8] = {'D', 'T', 'R', 'D', 'P', 'A', 'R', 'T'};
 /// Version of the byte layout below (the order version is stored beside it); detred/version.hpp holds the number.
 constexpr auto format_version = static_cast<std::uint32_t>(state_format_version);
 
-template <class T>
-constexpr bool is_float = std::is_same_v<T, double> || std::is_same_v<T, float>;
-
-/// An empty state of class State (a partial::state_for<Op> or partial::exact_state<T>).
+/// An empty state of class State (a partial::state_for<Op> or partial::exact_state<Op>).
 template <class State>
 std::unique_ptr<partial_state::impl> make_state(operation op, mode m, element_type t, const options& opt) {
   auto s = std::make_unique<State>();
@@ -50,12 +47,13 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, const opti
   // exact in any mode, keep tree mode.
   checked_mode(m, op, t, backend::cpu, call_shape::partial_state, "partial_state");
   if (catalogue::mode_rule_of(op, t) == catalogue::mode_rule::exact) m = mode::tree;
-  if (m == mode::exact) {
-    // Exact mode's state is a superaccumulator: the order of the terms does not matter (exact_state.hpp).
-    if constexpr (is_float<T>) return make_state<partial::exact_state<T>>(op, m, t, opt);
-  }
   return with_operator<T>(op, m, [&]<class Op>() -> std::unique_ptr<partial_state::impl> {
-    return make_state<partial::state_for<Op>>(op, m, t, opt);
+    if constexpr (exact::is_exact_op<Op>) {
+      // An exact operator's state is a superaccumulator: the order of the terms does not matter (exact_state.hpp).
+      return make_state<partial::exact_state<Op>>(op, m, t, opt);
+    } else {
+      return make_state<partial::state_for<Op>>(op, m, t, opt);
+    }
   });
 }
 
@@ -244,8 +242,7 @@ partial_state partial_state::deserialize(std::span<const std::byte> bytes) {
   if (reserved != 0) throw error("partial state: corrupt: reserved header byte " + std::to_string(reserved));
   if (op > static_cast<std::uint8_t>(operation::stats))
     throw error("partial state: corrupt: operation code " + std::to_string(op));
-  if (m_code > static_cast<std::uint8_t>(mode::exact))
-    throw error("partial state: corrupt: mode code " + std::to_string(m_code));
+  if (m_code >= catalogue::modes.size()) throw error("partial state: corrupt: mode code " + std::to_string(m_code));
   if (type > static_cast<std::uint8_t>(element_type::uint64))
     throw error("partial state: corrupt: element type " + std::to_string(type));
   std::unique_ptr<impl> s = make_state(static_cast<detred::operation>(op), static_cast<detred::mode>(m_code),

@@ -2,11 +2,14 @@
 // The scalar reference engine: each element goes to its lane, each lane accumulates in index order, the halving
 // lane tree makes a leaf, the left-perfect leaf tree makes the root. No SIMD, no blocking, no threads: this is the
 // canonical order as plainly as it can be written, for any operator, and every fast path must return its bits.
+// Exact mode's operators have no order: their reference adds every term to one superaccumulator, one at a time, and
+// finishes once.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
+#include "detred/exact/exact_ops.hpp"
 #include "detred/order.hpp"
 
 namespace detred::reference {
@@ -32,7 +35,18 @@ typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n) {
 }
 
 /// Op over one array.
-template <order::reduction_op Op>
+/// An exact operator over the operands x[0..n): each term added exactly, in index order (any order gives the same).
+template <class Op>
+requires(exact::is_exact_op<Op>) typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n) {
+  exact::superaccumulator s = exact::empty_superaccumulator();
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const double a = Op::widened(x.element(0, i));
+    Op::add_term(s, a, Op::arity == 2 ? Op::widened(x.element(Op::arity - 1, i)) : a);
+  }
+  return Op::finalize(s);
+}
+
+template <class Op>
 requires(Op::arity == 1) typename Op::result reduce(std::span<const typename Op::input> x) {
   return reduce<Op>(order::operands<Op>{{x.data()}, 0}, x.size());
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// detred::reference::sum: the reference engine with the sum operator of the requested mode.
+// detred::reference::sum: the reference engine with the sum operator of the requested mode (exact mode's: every
+// term added to one superaccumulator in index order, rounded once).
 #include <span>
 
 #include "core/operators.hpp"
@@ -12,11 +13,7 @@ namespace {
 
 template <class T>
 T sum_any(std::span<const T> x, mode m) {
-  // The reference engine is the canonical order: its modes are tree and compensated (exact mode has no order).
-  if (validated(m) == mode::exact) {
-    throw error("detred::reference::sum: mode exact is not available (the reference runs the canonical order)");
-  }
-  return with_sum_operator<T>(m, [&]<class Op>() { return reduce<Op>(x); });
+  return with_operator<T, operation::sum>(validated(m), [&]<class Op>() { return reduce<Op>(x); });
 }
 
 }  // namespace

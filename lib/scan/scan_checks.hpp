@@ -8,14 +8,16 @@
 #include <type_traits>
 
 #include "core/validate.hpp"
+#include "detred/catalogue.hpp"
 #include "detred/options.hpp"
 
 namespace detred::scan_checks {
 
-/// Throws detred::error for a mode the scans do not have: mode::exact for floating-point inputs (integer scans are
-/// exact whatever the mode), or an unknown mode.
+/// Throws detred::error for a mode the scans do not have: floating-point scans run the canonical order, so they take
+/// its rounding modes only (exact mode is refused: docs/scan.md says why; integer scans are exact whatever the
+/// mode), or an unknown mode.
 inline void check_mode(mode m, bool floating, const char* what) {
-  if (validated(m) == mode::exact && floating) {
+  if (floating && !catalogue::in(catalogue::rounding_modes, validated(m))) {
     throw error(std::string(what) + ": mode exact is not available for scans (tree or compensated; docs/scan.md)");
   }
 }

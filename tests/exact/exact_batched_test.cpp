@@ -30,9 +30,10 @@ class ExactBatched : public ::testing::Test {};
 using FloatTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(ExactBatched, FloatTypes);
 
-enum class op { sum, asum, dot };
-const char* name(op o) { return o == op::sum ? "sum" : o == op::asum ? "asum" : "dot"; }
+enum class op { sum, asum, dot, nrm2 };
+const char* name(op o) { return o == op::sum ? "sum" : o == op::asum ? "asum" : o == op::dot ? "dot" : "nrm2"; }
 exact_cpu::line_op line_op_of(op o) {
+  if (o == op::nrm2) return exact_cpu::line_op::squares;
   return o == op::sum ? exact_cpu::line_op::sum : o == op::asum ? exact_cpu::line_op::asum : exact_cpu::line_op::dot;
 }
 
@@ -43,6 +44,7 @@ template <class T>
 T single(op o, std::span<const T> x, std::span<const T> y) {
   if (o == op::sum) return detred::sum(x, exact_mode);
   if (o == op::asum) return detred::asum(x, exact_mode);
+  if (o == op::nrm2) return detred::nrm2(x, exact_mode);
   return detred::dot(x, y, exact_mode);
 }
 
@@ -159,6 +161,7 @@ std::vector<T> through_api(op o, const segment_batch<T>& b, const options& opt) 
   if (o == op::sum) detred::sum(x, s, std::span<T>(r), opt);
   if (o == op::asum) detred::asum(x, s, std::span<T>(r), opt);
   if (o == op::dot) detred::dot(x, y, s, std::span<T>(r), opt);
+  if (o == op::nrm2) detred::nrm2(x, s, std::span<T>(r), opt);
   return r;
 }
 
@@ -182,7 +185,7 @@ std::vector<std::uint64_t> exact_segment_lengths(std::uint64_t seed) {
 
 TYPED_TEST(ExactBatched, EverySegmentEqualsTheSingleArrayCall) {
   using T = TypeParam;
-  for (op o : {op::sum, op::asum, op::dot}) {
+  for (op o : {op::sum, op::asum, op::dot, op::nrm2}) {
     for (std::uint64_t shift = 0; shift < 12; ++shift) {
       for (std::uint64_t gap : {0, 3}) {
         const segment_batch<T> b = batch_with_gaps<T>(exact_segment_lengths<T>(shift), gap, shift, 100 * shift + 1);
@@ -359,7 +362,7 @@ TYPED_TEST(ExactBatched, ALargeBatchOnEveryThreadCount) {
   for (int k = 0; k < 400; ++k) lengths.push_back(r.below(3000));
   lengths.insert(lengths.begin() + 100, std::uint64_t{300000});
   lengths.insert(lengths.begin() + 7, std::uint64_t{40000});
-  for (op o : {op::sum, op::asum, op::dot}) {
+  for (op o : {op::sum, op::asum, op::dot, op::nrm2}) {
     const segment_batch<T> b = make_batch<T>(lengths, 2, 5);
     const std::vector<T> expected = expected_of(o, b);
     for (int t : {1, 2, 3}) {
@@ -410,6 +413,7 @@ std::vector<T> axis_through_api(op o, const matrix_view<T>& a, int axis, const o
   std::vector<T> r(axis == 0 ? a.cols : a.rows, T(12345));
   if (o == op::sum) detred::sum(a, axis, std::span<T>(r), opt);
   if (o == op::asum) detred::asum(a, axis, std::span<T>(r), opt);
+  if (o == op::nrm2) detred::nrm2(a, axis, std::span<T>(r), opt);
   return r;
 }
 
@@ -435,7 +439,7 @@ void expect_axes(std::uint64_t rows, std::uint64_t cols, std::uint64_t shift, co
   for (int values_axis : {0, 1}) {
     const std::vector<T> logical = matrix_values<T>(rows, cols, values_axis, shift);
     const stored_matrix<T> plain = store(logical, rows, cols, layout::row_major, 0);
-    for (op o : {op::sum, op::asum}) {
+    for (op o : {op::sum, op::asum, op::nrm2}) {
       for (int axis : {0, 1}) {
         std::vector<T> expected(axis == 0 ? cols : rows);
         for (std::uint64_t j = 0; j < expected.size(); ++j) {
@@ -557,7 +561,7 @@ std::string message_of(F&& f) {
   return "no error";
 }
 
-TEST(ExactBatchedRefusals, Nrm2AndStatsStillRefuseExactMode) {
+TEST(ExactBatchedRefusals, StatsStillRefusesExactMode) {
   const std::vector<double> x(10, 1.0);
   const std::vector<std::uint64_t> offsets = {0, 4, 10};
   const std::vector<std::uint32_t> keys(10, 0);
@@ -568,8 +572,6 @@ TEST(ExactBatchedRefusals, Nrm2AndStatsStillRefuseExactMode) {
   const auto expect_refused = [](const std::string& m, const std::string& call) {
     EXPECT_NE(m.find(call + ": mode exact is not available"), std::string::npos) << m;
   };
-  expect_refused(message_of([&] { nrm2(v, segments{offsets}, std::span<double>(r), exact_mode); }), "detred::nrm2");
-  expect_refused(message_of([&] { nrm2(a, 1, std::span<double>(r), exact_mode); }), "detred::nrm2");
   expect_refused(message_of([&] { stats(v, segments{offsets}, std::span<statistics<double>>(st), exact_mode); }),
                  "detred::stats");
   expect_refused(message_of([&] { stats(a, 1, std::span<statistics<double>>(st), exact_mode); }), "detred::stats");

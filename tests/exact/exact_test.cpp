@@ -1,37 +1,53 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Exact mode against the MPFR oracle: the correctly rounded sum, |x| sum and dot product, bit for bit, on every
-// instruction set and thread count, for every class of adversarial input, sizes around the kernel's block and vector
-// boundaries, misaligned pointers and permutations of the input.
+// Exact mode against the MPFR oracle: the correctly rounded sum, |x| sum, dot product and norm (the square root of the
+// exact sum of squares, rounded once), bit for bit, on every instruction set and thread count, for every class of
+// adversarial input, sizes around the kernel's block and vector boundaries, misaligned pointers and permutations of
+// the input; and the sums and dot products of 16-bit floats.
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "../op_paths.hpp"
 #include "../paths.hpp"
 #include "../test_data.hpp"
 #include "detred/cuda.hpp"
 #include "detred/detred.hpp"
+#include "detred/exact/square_root.hpp"
 #include "exact/exact_backend.hpp"
 #include "exact_products.hpp"
+#include "norm_check.hpp"
 #include "oracle.hpp"
 
 namespace detred::testing {
 namespace {
 
-enum class op { sum, asum, dot };
+enum class op { sum, asum, dot, nrm2 };
 
-const char* name(op o) { return o == op::sum ? "sum" : o == op::asum ? "asum" : "dot"; }
+const char* name(op o) { return o == op::sum ? "sum" : o == op::asum ? "asum" : o == op::dot ? "dot" : "nrm2"; }
+
+template <class T>
+T correctly_rounded_nrm2(const verify::exact_sums& squares) {
+  if constexpr (std::is_same_v<T, double>) {
+    return verify::correctly_rounded_nrm2_f64(squares);
+  } else {
+    return verify::correctly_rounded_nrm2_f32(squares);
+  }
+}
 
 template <class T>
 T oracle(op o, std::span<const T> x, std::span<const T> y) {
   if (o == op::sum) return verify::correctly_rounded<T>(verify::exact_sum(x));
   if (o == op::asum) return verify::correctly_rounded<T>(verify::exact_asum(x));
+  if (o == op::nrm2) return correctly_rounded_nrm2<T>(verify::exact_sum_of_squares(x));
   return verify::correctly_rounded<T>(verify::exact_dot(x, y));
 }
 
@@ -39,13 +55,21 @@ template <class T>
 T through_api(op o, std::span<const T> x, std::span<const T> y, const options& opt) {
   if (o == op::sum) return detred::sum(x, opt);
   if (o == op::asum) return detred::asum(x, opt);
+  if (o == op::nrm2) return detred::nrm2(x, opt);
   return detred::dot(x, y, opt);
 }
 
 template <class T>
 exact::superaccumulator state_of(op o, std::span<const T> x, std::span<const T> y, const cpu::run_options& how) {
   if (o == op::dot) return exact_cpu::dot_state(x.data(), y.data(), x.size(), how);
+  if (o == op::nrm2) return exact_cpu::dot_state(x.data(), x.data(), x.size(), how);
   return exact_cpu::sum_state(x.data(), x.size(), o == op::asum, how);
+}
+
+/// What a state becomes: rounded, or for nrm2 its square root rounded.
+template <class T>
+T finished(op o, const exact::superaccumulator& s) {
+  return o == op::nrm2 ? exact::square_root_to<T>(s) : exact::round_to<T>(s);
 }
 
 /// Thread counts of the exact tests: fewer than the order's tests (the split cannot matter to an exact state, and
@@ -63,7 +87,7 @@ void expect_exact(op o, std::span<const T> x, std::span<const T> y, const std::s
       ASSERT_EQ(bits(api), bits(expected)) << name(o) << " " << what << " isa=" << to_string(i) << " threads=" << t
                                            << " n=" << x.size() << " got " << api << " expected " << expected;
       const T split =
-          exact::round_to<T>(state_of(o, x, y, {.threads = t, .instruction_set = i, .parallel_threshold_bytes = 0}));
+          finished<T>(o, state_of(o, x, y, {.threads = t, .instruction_set = i, .parallel_threshold_bytes = 0}));
       ASSERT_EQ(bits(split), bits(expected))
           << name(o) << " " << what << " (split) isa=" << to_string(i) << " threads=" << t << " n=" << x.size();
     }
@@ -95,6 +119,84 @@ TEST(ExactAsum, EveryClassDouble) { every_class<double>(op::asum); }
 TEST(ExactAsum, EveryClassFloat) { every_class<float>(op::asum); }
 TEST(ExactDot, EveryClassDouble) { every_class<double>(op::dot); }
 TEST(ExactDot, EveryClassFloat) { every_class<float>(op::dot); }
+TEST(ExactNrm2, EveryClassDouble) { every_class<double>(op::nrm2); }
+TEST(ExactNrm2, EveryClassFloat) { every_class<float>(op::nrm2); }
+
+/// Roots that lie within a hair of a midpoint between two values of T, and roots of sums past T's range or below its
+/// normal range: where rounding the sum first and then taking a rounded square root would be wrong.
+template <class T>
+void nrm2_near_midpoints() {
+  const std::vector<T> empty;
+  std::vector<std::vector<T>> cases;
+  // The midpoint m = a + h (h = half of a's last place) has m^2 = a^2 + 2 a h + h^2. With b = fl(sqrt(2 a h)), the
+  // norm of {a, b} lies within a tiny fraction of a place of m, on either side depending on b's rounding; a third,
+  // subnormal element moves it further by less than a place.
+  for (int k = 0; k < 40; ++k) {
+    const T a = static_cast<T>(1 + k) * (static_cast<T>(1) + static_cast<T>(k) * std::numeric_limits<T>::epsilon());
+    const T h = a * std::numeric_limits<T>::epsilon() / 2;  // within a factor 2 of half a place
+    const T b = std::sqrt(static_cast<T>(2) * a * h);
+    cases.push_back({a, b});
+    cases.push_back({b, a, std::numeric_limits<T>::denorm_min()});
+  }
+  // Past T's range: the norm of {max, max} is finite only in a wider type; {max/2, max/2} is not.
+  cases.push_back({std::numeric_limits<T>::max(), std::numeric_limits<T>::max()});
+  cases.push_back({std::numeric_limits<T>::max() / 2, std::numeric_limits<T>::max() / 2});
+  cases.push_back({std::numeric_limits<T>::max(), std::numeric_limits<T>::denorm_min()});
+  // Below the normal range: squares far below the smallest subnormal, whose root is normal or subnormal.
+  cases.push_back({std::numeric_limits<T>::denorm_min()});
+  cases.push_back({std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::denorm_min()});
+  cases.push_back(
+      {std::numeric_limits<T>::min(), std::numeric_limits<T>::denorm_min(), T(3) * std::numeric_limits<T>::min()});
+  // Zeros, NaN and infinities: +0 for zeros; +Inf for an infinity; NaN for a NaN, also beside an infinity.
+  cases.push_back({-T(0), T(0)});
+  cases.push_back({-std::numeric_limits<T>::infinity(), T(1)});
+  cases.push_back({std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity()});
+  for (const std::vector<T>& x : cases) {
+    expect_exact<T>(op::nrm2, std::span<const T>(x), std::span<const T>(x), "near a midpoint");
+  }
+  EXPECT_EQ(bits(detred::nrm2(std::span<const T>(empty), {.mode = mode::exact})), bits(T(0)));
+}
+
+TEST(ExactNrm2, NearMidpointsAndPastTheRangeDouble) { nrm2_near_midpoints<double>(); }
+TEST(ExactNrm2, NearMidpointsAndPastTheRangeFloat) { nrm2_near_midpoints<float>(); }
+
+/// Sums and dot products of 16-bit floats: each element widened exactly to float, so the result is the correctly
+/// rounded float of the widened values' exact sum (the oracle of float), on every instruction set and thread count.
+template <class H>
+void half_inputs() {
+  std::uint64_t seed = 900;
+  for (bool finite_only : {true, false}) {
+    for (std::uint64_t n : sizes()) {
+      const std::vector<H> x = random_halves<H>(n + 1, ++seed, finite_only);
+      const std::vector<H> y = random_halves<H>(n + 1, ++seed, finite_only);
+      for (std::uint64_t start : {std::uint64_t{0}, std::uint64_t{1}}) {
+        std::vector<float> wx(n), wy(n);
+        for (std::uint64_t i = 0; i < n; ++i) {
+          wx[i] = to_float(x[start + i]);
+          wy[i] = to_float(y[start + i]);
+        }
+        const float sum_expected = verify::correctly_rounded<float>(verify::exact_sum(std::span<const float>(wx)));
+        const float dot_expected =
+            verify::correctly_rounded<float>(verify::exact_dot(std::span<const float>(wx), std::span<const float>(wy)));
+        const std::span<const H> xs(x.data() + start, n), ys(y.data() + start, n);
+        for (isa i : supported_isas()) {
+          for (int t : exact_threads) {
+            const options opt{.mode = mode::exact, .threads = t, .isa = i};
+            ASSERT_EQ(bits(detred::sum(xs, opt)), bits(sum_expected))
+                << "finite_only=" << finite_only << " n=" << n << " start=" << start << " isa=" << to_string(i)
+                << " threads=" << t;
+            ASSERT_EQ(bits(detred::dot(xs, ys, opt)), bits(dot_expected))
+                << "finite_only=" << finite_only << " n=" << n << " start=" << start << " isa=" << to_string(i)
+                << " threads=" << t;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ExactHalf, SumAndDotFloat16) { half_inputs<float16>(); }
+TEST(ExactHalf, SumAndDotBfloat16) { half_inputs<bfloat16>(); }
 
 template <class T>
 std::span<const T> view(const std::vector<T>& v) {
@@ -211,6 +313,67 @@ TEST(ExactSum, PermutationsDouble) { permutations<double>(op::sum); }
 TEST(ExactSum, PermutationsFloat) { permutations<float>(op::sum); }
 TEST(ExactDot, PermutationsDouble) { permutations<double>(op::dot); }
 
+/// Partial states of exact mode (the order-free operators' superaccumulators): pieces at random cuts, merged in a
+/// shuffled order after a trip through their bytes, give the single-array exact call's bits, for every exact
+/// operator of double and float, and the sums and dot products of 16-bit floats.
+template <class T, class R>
+void expect_exact_states(operation o, std::span<const T> x, std::span<const T> y, R expected, std::uint64_t seed) {
+  rng r(seed);
+  std::vector<std::uint64_t> cuts = {0, x.size()};
+  for (int k = 0; k < 5; ++k) cuts.push_back(x.empty() ? 0 : r.below(x.size() + 1));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<partial_state> pieces;
+  const options exact{.mode = mode::exact, .threads = 2};
+  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    const std::uint64_t b = cuts[k], e = cuts[k + 1];
+    partial_state p = o == operation::dot ? partial_state::of_dot(x.subspan(b, e - b), y.subspan(b, e - b), b, exact)
+                                          : partial_state::of(o, x.subspan(b, e - b), b, exact);
+    const std::vector<std::byte> bytes = p.serialize();
+    pieces.push_back(partial_state::deserialize(bytes));
+  }
+  for (std::size_t i = pieces.size() - 1; i > 0; --i) std::swap(pieces[i], pieces[r.below(i + 1)]);
+  partial_state all = partial_state::empty<T>(o, exact);
+  for (const partial_state& p : pieces) all.merge(p);
+  ASSERT_EQ(bits(all.result<R>()), bits(expected)) << to_string(o) << " n=" << x.size() << " seed=" << seed;
+}
+
+TEST(ExactState, PartialStatesOfEveryExactOperator) {
+  std::uint64_t seed = 7000;
+  for (values v : all_value_classes()) {
+    for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1025}, std::uint64_t{9000}}) {
+      const std::vector<double> xd = generate<double>(v, n, ++seed), yd = generate<double>(values::uniform, n, ++seed);
+      const std::vector<float> xf = generate<float>(v, n, ++seed), yf = generate<float>(values::uniform, n, ++seed);
+      const options exact{.mode = mode::exact};
+      for (operation o : {operation::sum, operation::asum, operation::dot, operation::nrm2}) {
+        const auto single = [&](auto xs, auto ys) {
+          if (o == operation::sum) return detred::sum(xs, exact);
+          if (o == operation::asum) return detred::asum(xs, exact);
+          if (o == operation::nrm2) return detred::nrm2(xs, exact);
+          return detred::dot(xs, ys, exact);
+        };
+        expect_exact_states<double>(o, view(xd), view(yd), single(view(xd), view(yd)), ++seed);
+        expect_exact_states<float>(o, view(xf), view(yf), single(view(xf), view(yf)), ++seed);
+      }
+    }
+  }
+  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{3}, std::uint64_t{5000}}) {
+    const std::vector<float16> h = random_halves<float16>(n, ++seed, false),
+                               g = random_halves<float16>(n, ++seed, true);
+    const std::vector<bfloat16> b = random_halves<bfloat16>(n, ++seed, true),
+                                c = random_halves<bfloat16>(n, ++seed, false);
+    const options exact{.mode = mode::exact};
+    expect_exact_states<float16>(operation::sum, std::span<const float16>(h), {},
+                                 detred::sum(std::span<const float16>(h), exact), ++seed);
+    expect_exact_states<float16>(operation::dot, std::span<const float16>(h), std::span<const float16>(g),
+                                 detred::dot(std::span<const float16>(h), std::span<const float16>(g), exact), ++seed);
+    expect_exact_states<bfloat16>(operation::sum, std::span<const bfloat16>(b), {},
+                                  detred::sum(std::span<const bfloat16>(b), exact), ++seed);
+    expect_exact_states<bfloat16>(operation::dot, std::span<const bfloat16>(b), std::span<const bfloat16>(c),
+                                  detred::dot(std::span<const bfloat16>(b), std::span<const bfloat16>(c), exact),
+                                  ++seed);
+  }
+}
+
 /// States of pieces split at random points merge, in any order, into the state of the whole, bit for bit.
 TEST(ExactState, MergeOfRandomSplits) {
   rng r(9);
@@ -273,18 +436,13 @@ TEST(ExactMode, RefusedWhereNotAvailable) {
     return "no error";
   };
   const options exact{.mode = mode::exact};
-  const std::string nrm2 = message([&] { detred::nrm2(view(x), exact); });
-  EXPECT_NE(nrm2.find("detred::nrm2"), std::string::npos) << nrm2;
-  EXPECT_NE(nrm2.find("exact"), std::string::npos) << nrm2;
   const std::string stats = message([&] { detred::stats(view(x), exact); });
   EXPECT_NE(stats.find("detred::stats"), std::string::npos) << stats;
   EXPECT_NE(stats.find("exact"), std::string::npos) << stats;
-  std::vector<double> results(1);
-  const std::vector<std::uint64_t> seg = {0, 10};
-  const std::string batched =
-      message([&] { detred::nrm2(view(x), detred::segments{seg}, std::span<double>(results), exact); });
-  EXPECT_NE(batched.find("detred::nrm2"), std::string::npos) << batched;
-  EXPECT_NE(batched.find("exact"), std::string::npos) << batched;
+  // The catalogue lists exact nrm2 on the CPU: the GPU's call is refused, naming the call and where it exists.
+  const std::string gpu_nrm2 = message([&] { detred::nrm2(view(x), {.mode = mode::exact, .backend = backend::cuda}); });
+  EXPECT_NE(gpu_nrm2.find("detred::nrm2"), std::string::npos) << gpu_nrm2;
+  EXPECT_NE(gpu_nrm2.find("exact"), std::string::npos) << gpu_nrm2;
   const std::string cuda = message([&] { detred::sum(view(x), {.mode = mode::exact, .backend = backend::cuda}); });
   // backend::cuda computes exact mode on the GPU (tests/cuda/cuda_exact_test.cpp); a build or machine without one
   // says so.
@@ -293,10 +451,11 @@ TEST(ExactMode, RefusedWhereNotAvailable) {
   } else {
     EXPECT_NE(cuda.find("CUDA"), std::string::npos) << cuda;
   }
-  const std::vector<float16> h(4);
-  const std::string half = message([&] { detred::sum(std::span<const float16>(h), exact); });
-  EXPECT_NE(half.find("exact"), std::string::npos) << half;
-  EXPECT_NE(message([&] { detred::bound<double>(bounded_op::nrm2, 10, mode::exact); }).find("nrm2"), std::string::npos);
+  // Stats has no exact partial state; the mean has no exact mode.
+  const std::string state = message([&] { partial_state::of(operation::stats, view(x), 0, exact); });
+  EXPECT_NE(state.find("exact"), std::string::npos) << state;
+  EXPECT_NE(message([&] { detred::bound<double>(bounded_op::mean, 10, mode::exact); }).find("mean"), std::string::npos);
+  EXPECT_EQ(detred::bound<double>(bounded_op::nrm2, 10, mode::exact).result_factor, 0x1p-53);
   EXPECT_EQ(detred::bound<double>(100, mode::exact).abs_sum_factor, 0.0);
   EXPECT_EQ(*parse<mode>("exact"), mode::exact);
   EXPECT_STREQ(to_string(mode::exact), "exact");

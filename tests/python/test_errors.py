@@ -149,7 +149,12 @@ def test_exact_mode_where_it_exists_and_refused_elsewhere():
     big = 0.75 * np.finfo(np.float64).max
     assert detred.sum(np.array([big, -big, big, -big, big]), mode="exact") == big
     assert detred.dot(X, X, mode="exact") == detred.dot(X, X, mode="exact", threads=1)
-    with pytest.raises(ValueError, match="detred::nrm2: mode exact is not available"):
-        detred.nrm2(X, mode="exact")
+    # nrm2: the square root of the exact sum of squares, rounded once; stats has no exact mode.
+    assert detred.nrm2(np.array([3.0, 4.0]), mode="exact") == 5.0
+    assert list(detred.nrm2(X.reshape(2, 5), mode="exact", axis=0)) == [
+        detred.nrm2(np.ascontiguousarray(c), mode="exact") for c in X.reshape(2, 5).T
+    ]
+    with pytest.raises(ValueError, match="detred::stats: mode exact is not available"):
+        detred.stats(X, mode="exact")
     columns = detred.sum(X.reshape(2, 5), mode="exact", axis=0)  # each lane as its own array
     assert list(columns) == [detred.sum(np.ascontiguousarray(c), mode="exact") for c in X.reshape(2, 5).T]

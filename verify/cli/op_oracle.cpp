@@ -282,8 +282,12 @@ judgement op_oracle::judge(const std::string& name, std::optional<detred::mode> 
             if (op_ == op::stats) return judge_stats<T>(name, n_, *moments_, selected_, stats_max_, r);
           }
           const detred::mode mode = m.value_or(detred::mode::tree);
+          // The correctly rounded result (nrm2: the square root of the exact sum of squares, rounded once).
+          const R correct = op_ != op::nrm2             ? correctly_rounded<R>(*sums_)
+                            : std::is_same_v<R, double> ? static_cast<R>(correctly_rounded_nrm2_f64(*sums_))
+                                                        : static_cast<R>(correctly_rounded_nrm2_f32(*sums_));
           // Exact mode promises the correctly rounded result itself: 0 ulp from the oracle, nothing less.
-          if (mode == detred::mode::exact) return exact_match(r, bits_of(correctly_rounded<R>(*sums_)));
+          if (mode == detred::mode::exact) return exact_match(r, bits_of(correct));
           const R v = value_of<R>(r);
           switch (op_) {
             case op::sum:
@@ -292,11 +296,8 @@ judgement op_oracle::judge(const std::string& name, std::optional<detred::mode> 
               return from(assess(bounded_op::dot, *sums_, v, mode), correctly_rounded<R>(*sums_), false);
             case op::asum:
               return from(assess(bounded_op::asum, *sums_, v, mode), correctly_rounded<R>(*sums_), false);
-            case op::nrm2: {
-              const R expected = std::is_same_v<R, double> ? static_cast<R>(correctly_rounded_nrm2_f64(*sums_))
-                                                           : static_cast<R>(correctly_rounded_nrm2_f32(*sums_));
-              return from(assess_nrm2(*sums_, v, mode), expected, false);
-            }
+            case op::nrm2:
+              return from(assess_nrm2(*sums_, v, mode), correct, false);
             default:
               break;
           }
