@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "detred/bounds.hpp"
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 
@@ -115,6 +116,51 @@ inline constexpr std::array modes = {mode::tree, mode::compensated, mode::exact}
 inline constexpr std::array backends = {backend::cpu, backend::cuda};
 inline constexpr std::array call_shapes = {call_shape::array,  call_shape::segments,      call_shape::axis,
                                            call_shape::by_key, call_shape::partial_state, call_shape::pieces};
+
+/// The names of the operations, in the order of their values: what the verify tool's --op, the bindings' function
+/// names and the error messages say (detred::to_string).
+inline constexpr std::array<const char*, operations.size()> operation_names = {
+    "sum", "dot", "asum", "nrm2", "min", "max", "argmin", "argmax", "stats", "cumsum", "exclusive_cumsum"};
+
+/// What a sum of one term per element adds (the operations with modes, whose exact value is such a sum).
+enum class terms : std::uint8_t {
+  values,      ///< x[i]
+  magnitudes,  ///< |x[i]|
+  products,    ///< x[i] * y[i] (two arrays)
+  squares,     ///< x[i] * x[i]
+};
+/// How the exact value of the terms' sum becomes the result.
+enum class finish : std::uint8_t {
+  rounded,      ///< the sum, rounded once
+  square_root,  ///< its square root, rounded once
+};
+
+/// The mathematics of an operation with modes: its terms, its finish, and the documented bound its tree and
+/// compensated results keep (detred::bound; docs/error-bounds.md). From it come exact mode's operator
+/// (detred/exact/exact_ops.hpp), the verify tool's oracle and its bound check.
+struct form {
+  terms adds;
+  finish finishes;
+  bounded_op bound;
+};
+
+/// The form of `op`, for the operations whose modes choose the arithmetic (sum, dot, asum, nrm2); has_form() says
+/// which those are.
+constexpr bool has_form(operation op) {
+  return op == operation::sum || op == operation::dot || op == operation::asum || op == operation::nrm2;
+}
+constexpr form form_of(operation op) {
+  switch (op) {
+    case operation::dot:
+      return {terms::products, finish::rounded, bounded_op::dot};
+    case operation::asum:
+      return {terms::magnitudes, finish::rounded, bounded_op::asum};
+    case operation::nrm2:
+      return {terms::squares, finish::square_root, bounded_op::nrm2};
+    default:
+      return {terms::values, finish::rounded, bounded_op::sum};
+  }
+}
 
 /// A set of values of one of the enums above, as bits (bit k: the value k).
 using set = std::uint32_t;
@@ -262,7 +308,13 @@ constexpr result_kind result_of(operation op, element_type t) {
 }
 
 /// Number of input arrays of `op`: 2 for dot (x and y), 1 otherwise.
-constexpr unsigned arity(operation op) { return op == operation::dot ? 2 : 1; }
+constexpr unsigned arity(operation op) { return has_form(op) && form_of(op).adds == terms::products ? 2 : 1; }
+
+/// True for the operations that need at least one element (an empty array has no min or argmin): every call shape
+/// refuses an empty input, or an empty line of a batch, for them; the others give their identity (docs/operations.md).
+constexpr bool needs_an_element(operation op) {
+  return op == operation::min || op == operation::max || op == operation::argmin || op == operation::argmax;
+}
 
 /// True for the scans, whose result is an array of the input's length (one output per element), not one value.
 constexpr bool is_scan(operation op) { return op == operation::cumsum || op == operation::exclusive_cumsum; }

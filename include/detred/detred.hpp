@@ -13,6 +13,7 @@
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 #include "detred/partial.hpp"
+#include "detred/reduce.hpp"
 #include "detred/reference.hpp"
 #include "detred/scan.hpp"
 #include "detred/statistics.hpp"

@@ -1,34 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// detred::min, max, argmin, argmax: refuse an empty input, route.
+// detred::min, max, argmin, argmax: detred::reduce of their operations (reduce.cpp), which refuses an empty input.
 #include <cstdint>
 #include <span>
-#include <string>
 
-#include "core/operators.hpp"
 #include "detred/extrema.hpp"
-#include "route.hpp"
+#include "detred/reduce.hpp"
 
 namespace detred {
-namespace {
 
-template <class Op>
-typename Op::result selection_of(std::span<const typename Op::input> x, const options& opt, const char* what) {
-  validate(opt);
-  if (x.empty()) throw error(std::string(what) + ": an empty array has no " + what + " (it needs at least 1 element)");
-  return run<Op>(x, opt);
-}
-
-}  // namespace
-
-#define DETRED_SELECTIONS(T)                                                                                \
-  T min(std::span<const T> x, const options& opt) { return selection_of<order::min_op<T>>(x, opt, "min"); } \
-  T max(std::span<const T> x, const options& opt) { return selection_of<order::max_op<T>>(x, opt, "max"); } \
-  std::uint64_t argmin(std::span<const T> x, const options& opt) {                                          \
-    return selection_of<order::argmin_op<T>>(x, opt, "argmin");                                             \
-  }                                                                                                         \
-  std::uint64_t argmax(std::span<const T> x, const options& opt) {                                          \
-    return selection_of<order::argmax_op<T>>(x, opt, "argmax");                                             \
-  }
+#define DETRED_SELECTIONS(T)                                                                                   \
+  T min(std::span<const T> x, const options& opt) { return reduce<operation::min>(x, opt); }                   \
+  T max(std::span<const T> x, const options& opt) { return reduce<operation::max>(x, opt); }                   \
+  std::uint64_t argmin(std::span<const T> x, const options& opt) { return reduce<operation::argmin>(x, opt); } \
+  std::uint64_t argmax(std::span<const T> x, const options& opt) { return reduce<operation::argmax>(x, opt); }
 
 DETRED_SELECTIONS(double)
 DETRED_SELECTIONS(float)

@@ -12,8 +12,7 @@ namespace detred {
 namespace {
 
 /// Each enum's names, in the order of its values (the catalogue's arrays list the values in that order too).
-constexpr std::array operation_names = {
-    "sum", "dot", "asum", "nrm2", "min", "max", "argmin", "argmax", "stats", "cumsum", "exclusive_cumsum"};
+using catalogue::operation_names;
 constexpr std::array element_type_names = {"float64", "float32", "float16", "bfloat16",
                                            "int32",   "int64",   "uint32",  "uint64"};
 constexpr std::array call_shape_names = {"array", "segments", "axis", "by_key", "partial_state", "pieces"};

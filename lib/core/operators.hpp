@@ -4,6 +4,7 @@
 // helpers below.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -102,37 +103,34 @@ decltype(auto) with_policy(mode m, F&& f) {
   return std::forward<F>(f).template operator()<order::plain_sums>();
 }
 
-/// The operators of one operation that has modes: the canonical order's, by accumulation policy, and exact mode's.
+/// The canonical order's operator of each operation that has modes (its form: catalogue::form_of), by accumulation
+/// policy. Exact mode's operator follows from the form alone (exact_operator_t below).
 template <operation O>
 struct family;
 template <>
 struct family<operation::sum> {
   template <class T, class P>
   using of_order = order::sum_op<T, P>;
-  template <class T>
-  using exact = exact::sum_op<T>;
 };
 template <>
 struct family<operation::dot> {
   template <class T, class P>
   using of_order = order::dot_op<T, P>;
-  template <class T>
-  using exact = exact::dot_op<T>;
 };
 template <>
 struct family<operation::asum> {
   template <class T, class P>
   using of_order = order::asum_op<T, P>;
-  template <class T>
-  using exact = exact::asum_op<T>;
 };
 template <>
 struct family<operation::nrm2> {
   template <class T, class P>
   using of_order = order::nrm2_op<T, P>;
-  template <class T>
-  using exact = exact::nrm2_op<T>;
 };
+
+/// Exact mode's operator of O over T: the order-free operator of O's terms and finish.
+template <operation O, class T>
+using exact_operator_t = exact::exact_op<T, catalogue::form_of(O).adds, catalogue::form_of(O).finishes>;
 
 /// Calls f.template operator()<Op>() with the operator of the operation O over elements of T in mode m: the
 /// selections' and the integer sums' one operator (exact in any mode), stats' operator, or, for the operations with
@@ -154,37 +152,45 @@ decltype(auto) with_operator(mode m, F&& f) {
   } else if constexpr (O == operation::sum && catalogue::in(catalogue::integers, t)) {
     return f.template operator()<order::integer_sum_op<T>>();
   } else {
+    static_assert(catalogue::has_form(O), "an operation with modes has a form in the catalogue");
     // The one place where exact mode is told apart from the modes of the canonical order.
-    if (m == mode::exact) return f.template operator()<typename family<O>::template exact<T>>();
+    if (m == mode::exact) return f.template operator()<exact_operator_t<O, T>>();
     return with_policy(m, [&]<class P>() -> decltype(auto) {
       return f.template operator()<typename family<O>::template of_order<T, P>>();
     });
   }
 }
 
-/// with_operator<T, O> for an operation known at run time (f must return one type for every operator it is given).
-/// A combination without an operator throws detred::error.
+/// True if the library has an operator of O for elements of T: the catalogue has O for T (the scans have kernels
+/// of their own, lib/scan).
+template <operation O, class T>
+inline constexpr bool has_operator = catalogue::has(O, element_type_of<T>()) && !catalogue::is_scan(O);
+
+namespace detail {
+
+/// with_operator<T, O> for the operation op of the catalogue from its K-th on; R is what f returns.
+template <class T, class R, std::size_t K, class F>
+R with_operator_from(operation op, mode m, F& f) {
+  if constexpr (K == catalogue::operations.size()) {
+    throw error(std::string(to_string(element_type_of<T>())) + " elements have no " + to_string(op));
+  } else {
+    constexpr operation O = catalogue::operations[K];
+    if constexpr (has_operator<O, T>) {
+      if (op == O) return with_operator<T, O>(m, f);
+    }
+    return with_operator_from<T, R, K + 1>(op, m, f);
+  }
+}
+
+}  // namespace detail
+
+/// with_operator<T, O> for an operation known at run time, over every operation of the catalogue (f must return one
+/// type for every operator it is given: the type it returns for the sum). A combination without an operator throws
+/// detred::error.
 template <class T, class F>
 decltype(auto) with_operator(operation op, mode m, F&& f) {
-  constexpr element_type t = element_type_of<T>();
-  if constexpr (catalogue::in(catalogue::floats | catalogue::integers, t)) {
-    if (op == operation::min) return with_operator<T, operation::min>(m, f);
-    if (op == operation::max) return with_operator<T, operation::max>(m, f);
-    if (op == operation::argmin) return with_operator<T, operation::argmin>(m, f);
-    if (op == operation::argmax) return with_operator<T, operation::argmax>(m, f);
-  }
-  if constexpr (catalogue::in(catalogue::integers, t)) {
-    if (op == operation::sum) return with_operator<T, operation::sum>(m, f);
-  } else {
-    if (op == operation::sum) return with_operator<T, operation::sum>(m, f);
-    if (op == operation::dot) return with_operator<T, operation::dot>(m, f);
-  }
-  if constexpr (catalogue::in(catalogue::floats, t)) {
-    if (op == operation::asum) return with_operator<T, operation::asum>(m, f);
-    if (op == operation::nrm2) return with_operator<T, operation::nrm2>(m, f);
-    if (op == operation::stats) return with_operator<T, operation::stats>(m, f);
-  }
-  throw error(std::string(to_string(t)) + " elements have no " + to_string(op));
+  using R = decltype(with_operator<T, operation::sum>(m, f));
+  return detail::with_operator_from<T, R, 0>(op, m, f);
 }
 
 /// Calls f.template operator()<Op>() with the canonical order's sum operator of mode m (tree or compensated) for the

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "detred/catalogue.hpp"
 #include "detred/config.hpp"
 #include "detred/exact/square_root.hpp"
 #include "detred/exact/superaccumulator.hpp"
@@ -20,19 +21,10 @@
 namespace detred::exact {
 inline namespace DETRED_ORDER_ABI {
 
-/// The terms an exact operator adds up.
-enum class terms : std::uint8_t {
-  values,      ///< x[i]: sum
-  magnitudes,  ///< |x[i]|: asum
-  products,    ///< x[i] * y[i]: dot (two arrays)
-  squares,     ///< x[i] * x[i]: nrm2's sum of squares
-};
-
-/// How the exact value becomes the result.
-enum class finish : std::uint8_t {
-  rounded,      ///< the exact value rounded once (round_to)
-  square_root,  ///< the square root of the exact value rounded once (square_root_to)
-};
+/// The terms an exact operator adds up, and how their exact sum becomes the result: the catalogue's (an operation's
+/// form, detred::catalogue::form_of).
+using catalogue::finish;
+using catalogue::terms;
 
 /// The exact operator over stored elements T (double, float, or a 16-bit float widened exactly to float). Its result
 /// is order::float_value_t<T>: the element type, float for 16-bit floats.

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Every reduction of the catalogue through one entry point: detred::reduce<operation::O>(x, options), its result
+// type the catalogue's (catalogue::result_of). The named calls (detred::sum, dot, asum, nrm2, min, max, argmin,
+// argmax, stats) are this call for their operation; an operation added to the catalogue is reachable here, and from
+// the C API's detred_reduce and Python's detred.reduce, with no new declaration.
+//
+//   double s = detred::reduce<detred::operation::sum>(std::span<const double>(x), {.mode = detred::mode::exact});
+//   float d = detred::reduce<detred::operation::dot>(std::span<const float16>(a), std::span<const float16>(b));
+//
+// The templates below are thin: they check the types at compile time and call one exported, type-erased function.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <type_traits>
+
+#include "detred/catalogue.hpp"
+#include "detred/options.hpp"
+#include "detred/statistics.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
+namespace detred {
+
+/// The C++ type of a result of kind k over elements of T.
+template <catalogue::result_kind K, class T>
+struct result_type_of;
+template <class T>
+struct result_type_of<catalogue::result_kind::element, T> {
+  using type = T;
+};
+template <class T>
+struct result_type_of<catalogue::result_kind::float32, T> {
+  using type = float;
+};
+template <class T>
+struct result_type_of<catalogue::result_kind::wide, T> {
+  using type = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+};
+template <class T>
+struct result_type_of<catalogue::result_kind::index, T> {
+  using type = std::uint64_t;
+};
+template <class T>
+struct result_type_of<catalogue::result_kind::statistics, T> {
+  using type = statistics<T>;
+};
+
+/// The result type of operation O over elements of T.
+template <operation O, class T>
+using result_t = typename result_type_of<catalogue::result_of(O, element_type_of<T>()), T>::type;
+
+/// The type-erased core: operation `op` over the n elements of type t at x (and the ny at y, for an operation of two
+/// arrays, which needs ny == n), writing one result_t<op, t> to `result`. Checks the combination against the
+/// catalogue (mode, backend) and the empty-input rule (catalogue::needs_an_element), as every named call does, with
+/// the same messages. Throws detred::error.
+void reduce(operation op, element_type t, const void* x, std::uint64_t n, const void* y, std::uint64_t ny, void* result,
+            const options& opt = {});
+
+/// O over one array.
+template <operation O, class T>
+requires(catalogue::arity(O) == 1 && !catalogue::is_scan(O)) result_t<O, T> reduce(std::span<const T> x,
+                                                                                   const options& opt = {}) {
+  static_assert(catalogue::has(O, element_type_of<T>()), "the catalogue has no such operation for this type");
+  result_t<O, T> r{};
+  reduce(O, element_type_of<T>(), x.data(), x.size(), nullptr, 0, &r, opt);
+  return r;
+}
+
+/// O over two arrays of one length (dot).
+template <operation O, class T>
+requires(catalogue::arity(O) == 2) result_t<O, T> reduce(std::span<const T> x, std::span<const T> y,
+                                                         const options& opt = {}) {
+  static_assert(catalogue::has(O, element_type_of<T>()), "the catalogue has no such operation for this type");
+  result_t<O, T> r{};
+  reduce(O, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), &r, opt);
+  return r;
+}
+
+}  // namespace detred
+
+#pragma GCC visibility pop
