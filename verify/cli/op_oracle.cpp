@@ -144,9 +144,16 @@ struct typed_accumulators final : op_oracle::accumulators {
     if constexpr (std::is_integral_v<T>) {
       if (o == op::sum) integers = std::make_unique<integer_sum_accumulator>(std::is_signed_v<T>);
     } else {
-      if (o == op::sum || o == op::asum || o == op::stats) sums.emplace();
-      if (o == op::dot || o == op::nrm2 || o == op::stats) products.emplace();
+      // The operations with modes sum one term per element (their form in the catalogue): values and magnitudes
+      // go to the exact sum, products and squares to the exact sum of products. stats needs both.
+      if (o == op::stats || (has_form && !by_products)) sums.emplace();
+      if (o == op::stats || (has_form && by_products)) products.emplace();
     }
+  }
+
+  static constexpr bool adds_products(op o) {
+    return catalogue::has_form(o) && (catalogue::form_of(o).adds == catalogue::terms::products ||
+                                      catalogue::form_of(o).adds == catalogue::terms::squares);
   }
 
   void add(const dataset::values_type& xv, const std::optional<dataset::values_type>& yv) override {
@@ -158,14 +165,10 @@ struct typed_accumulators final : op_oracle::accumulators {
       if (o == op::max || o == op::argmax) high.add(x);
     } else if constexpr (is_half_v<T>) {
       const std::span<const T> y = yv ? std::get<std::span<const T>>(*yv) : std::span<const T>();
-      widened(x, y, [&](std::span<const float> xf, std::span<const float> yf) {
-        if (o == op::sum) sums->add(xf);
-        if (o == op::dot) products->add(xf, yf);
-      });
+      widened(x, y, [&](std::span<const float> xf, std::span<const float> yf) { add_terms(xf, yf); });
     } else {
-      if (sums) sums->add(x);
-      if (o == op::dot) products->add(x, std::get<std::span<const T>>(*yv));
-      if (o == op::nrm2 || o == op::stats) products->add(x, x);
+      add_terms(x, yv ? std::get<std::span<const T>>(*yv) : std::span<const T>());
+      if (o == op::stats) products->add(x, x);
       if (o == op::min || o == op::argmin || o == op::stats) low.add(x);
       if (o == op::max || o == op::argmax || o == op::stats) high.add(x);
     }
@@ -173,7 +176,21 @@ struct typed_accumulators final : op_oracle::accumulators {
 
   op_oracle::exact_data finish() override;
 
+  /// The terms of an operation with a form (values, magnitudes: sums; products with y, squares: products).
+  template <class F>
+  void add_terms(std::span<const F> x, std::span<const F> y) {
+    if (sums) sums->add(x);
+    if (!has_form || !products) return;
+    if (catalogue::form_of(o).adds == catalogue::terms::products) {
+      products->add(x, y);
+    } else {
+      products->add(x, x);
+    }
+  }
+
   op o;
+  bool has_form = catalogue::has_form(o);
+  bool by_products = adds_products(o);
   std::uint64_t n = 0;
   std::optional<exact_accumulator> sums;        // sum, asum, stats
   std::optional<product_accumulator> products;  // dot, nrm2 and stats (x with itself)
@@ -238,10 +255,13 @@ op_oracle::exact_data typed_accumulators<T>::finish() {
   if constexpr (std::is_integral_v<T>) {
     if (o == op::sum) oracle.integer_sum = integers->result();
   } else {
-    if (o == op::sum) oracle.sums = sum_totals(*sums);
-    if (o == op::asum) oracle.sums = asum_totals(*sums);
-    if (o == op::dot || o == op::nrm2) oracle.sums = products->totals();
-    if (o == op::stats) oracle.moments = exact_moments{sum_totals(*sums), products->totals()};
+    if (o == op::stats) {
+      oracle.moments = exact_moments{sum_totals(*sums), products->totals()};
+    } else if (has_form) {
+      oracle.sums = by_products                                                  ? products->totals()
+                    : catalogue::form_of(o).adds == catalogue::terms::magnitudes ? asum_totals(*sums)
+                                                                                 : sum_totals(*sums);
+    }
   }
   if constexpr (!is_half_v<T>) {
     if (n == 0) {  // only stats reads an empty input: its min and max are NaN
@@ -282,26 +302,20 @@ judgement op_oracle::judge(const std::string& name, std::optional<detred::mode> 
             if (op_ == op::stats) return judge_stats<T>(name, n_, *moments_, selected_, stats_max_, r);
           }
           const detred::mode mode = m.value_or(detred::mode::tree);
-          // The correctly rounded result (nrm2: the square root of the exact sum of squares, rounded once).
-          const R correct = op_ != op::nrm2             ? correctly_rounded<R>(*sums_)
+          if (!catalogue::has_form(op_)) {
+            throw std::logic_error(std::string("op_oracle: --op ") + to_string(op_) + " on an element type it rejects");
+          }
+          // The operation's form (the catalogue's) decides: the exact sum of its terms, rounded once, or for a
+          // square-root finish its square root rounded once; tree and compensated results against its bound.
+          const catalogue::form form = catalogue::form_of(op_);
+          const bool root = form.finishes == catalogue::finish::square_root;
+          const R correct = !root                       ? correctly_rounded<R>(*sums_)
                             : std::is_same_v<R, double> ? static_cast<R>(correctly_rounded_nrm2_f64(*sums_))
                                                         : static_cast<R>(correctly_rounded_nrm2_f32(*sums_));
           // Exact mode promises the correctly rounded result itself: 0 ulp from the oracle, nothing less.
           if (mode == detred::mode::exact) return exact_match(r, bits_of(correct));
           const R v = value_of<R>(r);
-          switch (op_) {
-            case op::sum:
-              return from(assess(bounded_op::sum, *sums_, v, mode), correctly_rounded<R>(*sums_), false);
-            case op::dot:
-              return from(assess(bounded_op::dot, *sums_, v, mode), correctly_rounded<R>(*sums_), false);
-            case op::asum:
-              return from(assess(bounded_op::asum, *sums_, v, mode), correctly_rounded<R>(*sums_), false);
-            case op::nrm2:
-              return from(assess_nrm2(*sums_, v, mode), correct, false);
-            default:
-              break;
-          }
-          throw std::logic_error(std::string("op_oracle: --op ") + to_string(op_) + " on an element type it rejects");
+          return from(root ? assess_nrm2(*sums_, v, mode) : assess(form.bound, *sums_, v, mode), correct, false);
         }
       },
       type_);

@@ -58,63 +58,48 @@ std::vector<output> stats_outputs(const statistics<T>& s) {
           {"max", bits_of(s.max)}};
 }
 
-// One call of the library for x of element type T (and y of the same type for dot).
+// One call of the library for x of element type T (and y of the same type for dot): detred::reduce of the
+// operation, its result of the catalogue's result type; stats gives its members.
 template <class T>
 std::vector<output> run_typed(op o, std::span<const T> x, std::span<const T> y, const detred::options& opt) {
-  auto one = [](auto r) { return std::vector<output>{{"", bits_of(r)}}; };
-  if constexpr (is_integer_v<T>) {
-    switch (o) {
-      case op::sum:
-        try {
-          return one(detred::sum(x, opt));
-        } catch (const detred::device_error&) {
-          throw;
-        } catch (const detred::error& e) {  // the exact sum does not fit the result type
-          std::string message = e.what();
-          const std::string prefix = "detred: ";  // detred::error's own; the tool adds its own prefix
-          if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
-          return {{"", result_bits{std::is_signed_v<T> ? dtype::int64 : dtype::uint64, 0, message}}};
-        }
-      case op::min:
-        return one(detred::min(x, opt));
-      case op::max:
-        return one(detred::max(x, opt));
-      case op::argmin:
-        return one(detred::argmin(x, opt));
-      case op::argmax:
-        return one(detred::argmax(x, opt));
-      default:
-        break;
-    }
-  } else if constexpr (is_half_v<T>) {
-    if (o == op::sum) return one(detred::sum(x, opt));
-    if (o == op::dot) return one(detred::dot(x, y, opt));
-  } else {
-    switch (o) {
-      case op::sum:
-        return one(detred::sum(x, opt));
-      case op::dot:
-        return one(detred::dot(x, y, opt));
-      case op::asum:
-        return one(detred::asum(x, opt));
-      case op::nrm2:
-        return one(detred::nrm2(x, opt));
-      case op::min:
-        return one(detred::min(x, opt));
-      case op::max:
-        return one(detred::max(x, opt));
-      case op::argmin:
-        return one(detred::argmin(x, opt));
-      case op::argmax:
-        return one(detred::argmax(x, opt));
-      case op::stats:
-        return stats_outputs(detred::stats(x, opt));
-      case op::cumsum:  // one output per element: scan_verify.cpp
-      case op::exclusive_cumsum:
-        break;
-    }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (o == op::stats) return stats_outputs(detred::stats(x, opt));
   }
-  throw std::logic_error(std::string("run_op: --op ") + to_string(o) + " for an element type it does not accept");
+  if (catalogue::is_scan(o) || o == op::stats) {  // scans: one output per element (scan_verify.cpp)
+    throw std::logic_error(std::string("run_op: --op ") + to_string(o) + " for an element type it does not accept");
+  }
+  const auto one = [&]<class R>() {
+    R r{};
+    detred::reduce(o, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), &r, opt);
+    return std::vector<output>{{"", bits_of(r)}};
+  };
+  switch (catalogue::result_of(o, element_type_of<T>())) {
+    case catalogue::result_kind::wide: {
+      using R = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+      try {
+        return one.template operator()<R>();
+      } catch (const detred::device_error&) {
+        throw;
+      } catch (const detred::error& e) {  // the exact sum does not fit the result type
+        std::string message = e.what();
+        const std::string prefix = "detred: ";  // detred::error's own; the tool adds its own prefix
+        if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+        return {{"", result_bits{std::is_signed_v<T> ? dtype::int64 : dtype::uint64, 0, message}}};
+      }
+    }
+    case catalogue::result_kind::index:
+      return one.template operator()<std::uint64_t>();
+    case catalogue::result_kind::float32:
+      return one.template operator()<float>();
+    case catalogue::result_kind::element:
+    case catalogue::result_kind::statistics:
+      break;
+  }
+  if constexpr (is_half_v<T>) {  // 16-bit floats always give float (result_kind::float32, above)
+    throw std::logic_error("run_op: a 16-bit float result");
+  } else {
+    return one.template operator()<T>();
+  }
 }
 
 }  // namespace

@@ -25,35 +25,8 @@ namespace {
 template <class T>
 constexpr bool is_half_v = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
 
-bool is_selection(op o) { return o == op::min || o == op::max || o == op::argmin || o == op::argmax; }
-
-detred::operation operation_of(op o) {
-  switch (o) {
-    case op::sum:
-      return detred::operation::sum;
-    case op::dot:
-      return detred::operation::dot;
-    case op::asum:
-      return detred::operation::asum;
-    case op::nrm2:
-      return detred::operation::nrm2;
-    case op::min:
-      return detred::operation::min;
-    case op::max:
-      return detred::operation::max;
-    case op::argmin:
-      return detred::operation::argmin;
-    case op::argmax:
-      return detred::operation::argmax;
-    case op::stats:
-      return detred::operation::stats;
-    case op::cumsum:  // never streamed (verify_command.cpp)
-      return detred::operation::cumsum;
-    case op::exclusive_cumsum:
-      return detred::operation::exclusive_cumsum;
-  }
-  return detred::operation::sum;
-}
+// The selections need an element: an empty input has no result (the catalogue's rule).
+bool is_selection(op o) { return catalogue::needs_an_element(o); }
 
 // The result of a complete state, as run_op gives the single-array call's: an integer sum that does not fit comes
 // back refused with the library's message.
@@ -321,7 +294,7 @@ stream_outcome run_stream(stream_set& set, const std::vector<stream_job>& jobs, 
                                     .threads = j.path.threads,
                                     .isa = j.path.isa,
                                     .backend = detred::backend::cpu};
-          states.push_back(detred::partial_state::empty<T>(operation_of(j.o), opt));
+          states.push_back(detred::partial_state::empty<T>(j.o, opt));
         }
       },
       out.in.x);
