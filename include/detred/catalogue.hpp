@@ -122,6 +122,21 @@ inline constexpr std::array call_shapes = {call_shape::array,  call_shape::segme
 inline constexpr std::array<const char*, operations.size()> operation_names = {
     "sum", "dot", "asum", "nrm2", "min", "max", "argmin", "argmax", "stats", "cumsum", "exclusive_cumsum"};
 
+/// One line on each operation: the start of a binding's help where it has no hand-written text (Python's
+/// docstrings of the operations the extension defines from the catalogue).
+inline constexpr std::array<const char*, operations.size()> operation_summaries = {
+    "the sum of the elements",
+    "the dot product of two arrays: the sum of x_i * y_i",
+    "the sum of the magnitudes |x_i|",
+    "the 2-norm sqrt(sum x_i^2), without overflow or underflow in between",
+    "the smallest element",
+    "the largest element",
+    "the index of the smallest element",
+    "the index of the largest element",
+    "count, sum, mean, variances, standard deviations, min and max",
+    "the inclusive prefix sums",
+    "the exclusive prefix sums"};
+
 /// What a sum of one term per element adds (the operations with modes, whose exact value is such a sum).
 enum class terms : std::uint8_t {
   values,      ///< x[i]

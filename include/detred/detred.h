@@ -39,7 +39,7 @@ extern "C" {
 
 /* Version of this C interface: the major number changes only with an incompatible change (see above). */
 #define DETRED_C_API_VERSION_MAJOR 1
-#define DETRED_C_API_VERSION_MINOR 2
+#define DETRED_C_API_VERSION_MINOR 3
 
 /* What a call returned. The values are fixed: new codes may be added, none is renumbered. */
 typedef enum detred_status {
@@ -179,6 +179,36 @@ DETRED_C_EXPORT detred_status detred_stats_f32(const float* x, size_t n, detred_
  * fast path returns its bits; tests compare against it. */
 DETRED_C_EXPORT detred_status detred_reference_sum_f64(const double* x, size_t n, detred_mode mode, double* result);
 DETRED_C_EXPORT detred_status detred_reference_sum_f32(const float* x, size_t n, detred_mode mode, float* result);
+
+/* ---- Any reduction of the catalogue by its name (detred::reduce, detred/reduce.hpp; since 1.3): the functions
+ * above and every operation the library adds later, with no new function. The names and which element types and modes
+ * each has are docs/operations.md's (the catalogue); an unknown name, a type or mode it does not have, or a scan gives
+ * DETRED_INVALID_ARGUMENT; an empty array for min, max, argmin or argmax DETRED_EMPTY. */
+
+/* The element types, as the catalogue numbers them (detred::element_type). */
+typedef enum detred_type {
+  DETRED_TYPE_F64 = 0,
+  DETRED_TYPE_F32 = 1,
+  DETRED_TYPE_F16 = 2,  /* uint16_t bits of IEEE binary16 */
+  DETRED_TYPE_BF16 = 3, /* uint16_t bits of bfloat16 */
+  DETRED_TYPE_I32 = 4,
+  DETRED_TYPE_I64 = 5,
+  DETRED_TYPE_U32 = 6,
+  DETRED_TYPE_U64 = 7,
+  /* Not types: they make the enum an int, and every int a valid value of it (see detred_mode). */
+  DETRED_TYPE_INT_MIN_ = -2147483647 - 1,
+  DETRED_TYPE_INT_MAX_ = 2147483647
+} detred_type;
+
+/* `operation` over the n elements of `type` at x (and at y for an operation of two arrays, "dot"; NULL otherwise),
+ * the result stored at `result`, which holds detred_result_size(operation, type) bytes: the operation's result
+ * type (double, float, int64_t, uint64_t, uint64_t indices, detred_statistics_f64/f32). threads: as above. */
+DETRED_C_EXPORT detred_status detred_reduce(const char* operation, detred_type type, const void* x, const void* y,
+                                            size_t n, detred_mode mode, int threads, void* result);
+
+/* The size in bytes of the result of `operation` over `type`; 0 for an unknown name, a type it does not take, or a
+ * scan. */
+DETRED_C_EXPORT size_t detred_result_size(const char* operation, detred_type type);
 
 /* ---- Scans (detred::cumsum, docs/scan.md): y[i] = x[0] + ... + x[i] (cumsum) or x[0] + ... + x[i-1]
  * (exclusive_cumsum, y[0] the empty sum: -0.0, or 0 for integers), each output's bits fixed by i and x[0..i] alone (the

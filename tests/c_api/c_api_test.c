@@ -132,6 +132,67 @@ static void check_errors(void) {
   check(strlen(detred_library_version()) >= 5, "library version", 0, -1, -1);
 }
 
+/* detred_reduce: every named function's bits by name, the catalogue's result sizes, and its refusals. */
+static void check_reduce_by_name(void) {
+  double x[1000], y[1000];
+  for (int i = 0; i < 1000; ++i) {
+    x[i] = (double)((i * 7919) % 1000) / 997.0 - 0.5;
+    y[i] = (double)((i * 104729) % 1000) / 991.0 - 0.5;
+  }
+  const detred_mode modes[] = {DETRED_MODE_TREE, DETRED_MODE_COMPENSATED, DETRED_MODE_EXACT};
+  for (int k = 0; k < 3; ++k) {
+    double named = 0, generic = 1;
+    check(detred_sum_f64(x, 1000, modes[k], 2, &named) == DETRED_OK &&
+              detred_reduce("sum", DETRED_TYPE_F64, x, NULL, 1000, modes[k], 2, &generic) == DETRED_OK &&
+              bits_f64(named) == bits_f64(generic),
+          "reduce(\"sum\") == detred_sum_f64", 1000, modes[k], 2);
+    check(detred_dot_f64(x, y, 1000, modes[k], 1, &named) == DETRED_OK &&
+              detred_reduce("dot", DETRED_TYPE_F64, x, y, 1000, modes[k], 1, &generic) == DETRED_OK &&
+              bits_f64(named) == bits_f64(generic),
+          "reduce(\"dot\") == detred_dot_f64", 1000, modes[k], 1);
+    check(detred_nrm2_f64(x, 1000, modes[k], 0, &named) == DETRED_OK &&
+              detred_reduce("nrm2", DETRED_TYPE_F64, x, NULL, 1000, modes[k], 0, &generic) == DETRED_OK &&
+              bits_f64(named) == bits_f64(generic),
+          "reduce(\"nrm2\") == detred_nrm2_f64", 1000, modes[k], 0);
+  }
+  uint64_t index = 0, named_index = 1;
+  check(detred_argmax_f64(x, 1000, 0, &named_index) == DETRED_OK &&
+            detred_reduce("argmax", DETRED_TYPE_F64, x, NULL, 1000, DETRED_MODE_TREE, 0, &index) == DETRED_OK &&
+            index == named_index,
+        "reduce(\"argmax\") == detred_argmax_f64", 1000, 0, 0);
+  const int32_t ints[4] = {2147483647, 2147483647, -5, 3};
+  int64_t total = 0;
+  check(detred_reduce("sum", DETRED_TYPE_I32, ints, NULL, 4, DETRED_MODE_TREE, 0, &total) == DETRED_OK &&
+            total == 2 * (int64_t)2147483647 - 2,
+        "reduce(\"sum\") of int32 is the exact int64 sum", 4, 0, 0);
+  detred_statistics_f64 st, named_st;
+  check(detred_stats_f64(x, 1000, DETRED_MODE_TREE, 0, &named_st) == DETRED_OK &&
+            detred_reduce("stats", DETRED_TYPE_F64, x, NULL, 1000, DETRED_MODE_TREE, 0, &st) == DETRED_OK &&
+            st.count == 1000 && bits_f64(st.variance) == bits_f64(named_st.variance),
+        "reduce(\"stats\") == detred_stats_f64", 1000, 0, 0);
+  check(detred_result_size("sum", DETRED_TYPE_F16) == sizeof(float) &&
+            detred_result_size("sum", DETRED_TYPE_U32) == sizeof(uint64_t) &&
+            detred_result_size("stats", DETRED_TYPE_F32) == sizeof(detred_statistics_f32) &&
+            detred_result_size("nrm2", DETRED_TYPE_I32) == 0 && detred_result_size("cumsum", DETRED_TYPE_F64) == 0 &&
+            detred_result_size("no such", DETRED_TYPE_F64) == 0,
+        "result sizes from the catalogue", 0, -1, -1);
+  double r = 0;
+  check(detred_reduce("no such", DETRED_TYPE_F64, x, NULL, 3, DETRED_MODE_TREE, 0, &r) == DETRED_INVALID_ARGUMENT &&
+            strstr(detred_last_error(), "unknown operation") != NULL,
+        "reduce: unknown operation", 3, 0, 0);
+  check(detred_reduce("asum", DETRED_TYPE_I32, ints, NULL, 4, DETRED_MODE_TREE, 0, &r) == DETRED_INVALID_ARGUMENT,
+        "reduce: a type the operation does not take", 4, 0, 0);
+  check(detred_reduce("stats", DETRED_TYPE_F64, x, NULL, 3, DETRED_MODE_EXACT, 0, &st) == DETRED_INVALID_ARGUMENT &&
+            strstr(detred_last_error(), "exact") != NULL,
+        "reduce: a mode the operation does not have", 3, 2, 0);
+  check(detred_reduce("min", DETRED_TYPE_F64, NULL, NULL, 0, DETRED_MODE_TREE, 0, &r) == DETRED_EMPTY,
+        "reduce: an empty min", 0, 0, 0);
+  check(detred_reduce("dot", DETRED_TYPE_F64, x, NULL, 3, DETRED_MODE_TREE, 0, &r) == DETRED_INVALID_ARGUMENT,
+        "reduce: dot without y", 3, 0, 0);
+  check(detred_reduce("sum", (detred_type)9, x, NULL, 3, DETRED_MODE_TREE, 0, &r) == DETRED_INVALID_ARGUMENT,
+        "reduce: an unknown type", 3, 0, 0);
+}
+
 int main(void) {
   /* Around the leaf sizes (2048 doubles, 4096 floats), a ragged tree of leaves, and a multi-threaded size. */
   const size_t sizes[] = {0, 1, 2, 63, 64, 2047, 2048, 2049, 4096, 4097, 3 * 4096 + 5, 100003, (1u << 20) + 7};
@@ -140,6 +201,7 @@ int main(void) {
   check_special_values();
   check_operations();
   check_scans();
+  check_reduce_by_name();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

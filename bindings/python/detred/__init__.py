@@ -44,3 +44,10 @@ exclusive_cumsum.__doc__ = _detred.exclusive_cumsum.__doc__
 __all__ = ["Statistics", "__version__", "argmax", "argmin", "asum", "cuda_available", "cuda_built", "cumsum", "dot",
            "exclusive_cumsum", "max", "min", "nrm2", "order_version", "reference_sum", "state_format_version", "stats",
            "sum"]
+
+# Every other operation of the library's catalogue: the extension defines it from the catalogue
+# (src/ops/catalogue_ops.cpp), so an operation added there needs no change here.
+for _name in _detred.catalogue_operations:
+    if _name not in globals():
+        globals()[_name] = getattr(_detred, _name)
+        __all__.append(_name)
