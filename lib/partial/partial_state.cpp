@@ -240,7 +240,7 @@ partial_state partial_state::deserialize(std::span<const std::byte> bytes) {
   // Reserved for a later format; a nonzero byte would not survive a round trip, so it is corruption in version 1.
   const auto reserved = in.get<std::uint8_t>("header");
   if (reserved != 0) throw error("partial state: corrupt: reserved header byte " + std::to_string(reserved));
-  if (op > static_cast<std::uint8_t>(operation::stats))
+  if (op >= catalogue::operations.size() || catalogue::is_scan(static_cast<detred::operation>(op)))
     throw error("partial state: corrupt: operation code " + std::to_string(op));
   if (m_code >= catalogue::modes.size()) throw error("partial state: corrupt: mode code " + std::to_string(m_code));
   if (type > static_cast<std::uint8_t>(element_type::uint64))
