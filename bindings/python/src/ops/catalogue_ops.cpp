@@ -69,8 +69,9 @@ struct catalogue_op : op_traits {
   static constexpr const char* name = catalogue::operation_names[static_cast<std::size_t>(O)];
   static constexpr bool has_mode = !catalogue::needs_an_element(O);
   static constexpr bool on_gpu = false;
-  static inline const std::string text =
-      std::string("Deterministic ") + catalogue::operation_summaries[static_cast<std::size_t>(O)] + "." + parameters;
+  static inline const std::string text = std::string(name) + ": " +
+                                         catalogue::operation_summaries[static_cast<std::size_t>(O)] +
+                                         ", deterministic." + parameters;
   static inline const char* doc[] = {text.c_str()};
 
   template <class T>
