@@ -4,6 +4,7 @@
 // partial_state (the CUDA side is in tests/cuda, where a device runs it), the scans included.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -113,7 +114,12 @@ void call(operation op, call_shape s, const std::vector<T>& data, const options&
         break;
       case operation::cumsum:
       case operation::exclusive_cumsum:
-        break;  // call_scan
+        break;    // call_scan
+      default: {  // an operation without a named call: detred::reduce, its one generic entry point
+        alignas(16) std::byte result[sizeof(statistics<double>)];
+        detred::reduce(op, element_type_of<T>(), x.data(), x.size(), x.data(), x.size(), result, opt);
+        return;
+      }
     }
     FAIL() << "the test has no call of " << to_string(op) << " of " << to_string(element_type_of<T>());
   }

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "detred/reduce.hpp"
 #include "op_paths.hpp"
 
 namespace detred::testing {
@@ -189,6 +190,59 @@ TYPED_TEST(FloatRules, StatsOfTinyInputsAndModes) {
   const std::vector<T> with_nan = {T(1), std::numeric_limits<T>::quiet_NaN()};
   const statistics<T> n = stats(std::span<const T>(with_nan));
   EXPECT_TRUE(std::isnan(n.sum) && std::isnan(n.mean) && std::isnan(n.variance) && std::isnan(n.min));
+}
+
+/// sumsq (the sum of squares, through detred::reduce): bit for bit dot(x, x) in every mode, on every instruction set
+/// and thread count, at sizes around the leaves, misaligned, for every value class and the 16-bit floats.
+template <class T>
+void expect_sumsq_is_dot_with_itself(std::span<const T> x, const std::string& what) {
+  for (mode m : {mode::tree, mode::compensated, mode::exact}) {
+    for (isa i : supported_isas()) {
+      for (int t : {1, 2, 3}) {
+        const options opt{.mode = m, .threads = t, .isa = i};
+        const auto expected = dot(x, x, opt);
+        const auto got = reduce<operation::sumsq>(x, opt);
+        ASSERT_EQ(bits(got), bits(expected))
+            << what << " n=" << x.size() << " " << to_string(m) << " " << to_string(i) << " threads=" << t;
+      }
+    }
+  }
+}
+
+TYPED_TEST(FloatRules, SumOfSquaresIsTheDotProductOfXWithItself) {
+  using T = TypeParam;
+  std::uint64_t seed = 300;
+  for (values v : all_value_classes()) {
+    for (std::uint64_t n : {0, 1, 7, 2047, 2048, 2049, 4097, 20011}) {
+      const std::vector<T> x = generate<T>(v, n + 1, ++seed);
+      expect_sumsq_is_dot_with_itself(std::span<const T>(x).first(n), name(v));
+      expect_sumsq_is_dot_with_itself(std::span<const T>(x).subspan(1), name(v) + " misaligned");
+    }
+  }
+  // The identity of the sum for an empty array; the canonical NaN; +Inf for an infinite element.
+  EXPECT_EQ(bits(reduce<operation::sumsq>(std::span<const T>())), bits(-T(0)));
+  const std::vector<T> inf = {T(1), -std::numeric_limits<T>::infinity()};
+  EXPECT_EQ(reduce<operation::sumsq>(std::span<const T>(inf)), std::numeric_limits<T>::infinity());
+}
+
+TEST(HalfRules, SumOfSquaresIsTheDotProductOfXWithItself) {
+  for (std::uint64_t n : {0, 5, 4095, 4096, 4097, 30001}) {
+    const std::vector<float16> h = random_halves<float16>(n, 40 + n, true);
+    const std::vector<bfloat16> b = random_halves<bfloat16>(n, 50 + n, false);
+    expect_sumsq_is_dot_with_itself(std::span<const float16>(h), "float16");
+    expect_sumsq_is_dot_with_itself(std::span<const bfloat16>(b), "bfloat16");
+  }
+}
+
+/// Its partial states give the single call's bits, whatever the cut.
+TEST(HalfRules, SumOfSquaresHasPartialStates) {
+  const std::vector<double> x = generate<double>(values::uniform, 10000, 8);
+  const std::span<const double> xs(x);
+  for (mode m : {mode::tree, mode::compensated, mode::exact}) {
+    partial_state all = partial_state::of(operation::sumsq, xs.subspan(4321), 4321, {.mode = m});
+    all.merge(partial_state::of(operation::sumsq, xs.first(4321), 0, {.mode = m}));
+    EXPECT_EQ(bits(all.result<double>()), bits(reduce<operation::sumsq>(xs, {.mode = m}))) << to_string(m);
+  }
 }
 
 TEST(IntegerRules, SumsAreExactThroughIntermediateOverflow) {

@@ -31,6 +31,14 @@ std::vector<std::byte> one_call_bits(operation op, mode m, std::span<const T> x,
                                      const options& base = {}) {
   options opt = base;
   opt.mode = m;
+  // An operation without a named call: detred::reduce, of its result type (the element's, or float for 16-bit).
+  const auto generic = [&] {
+    using R = std::conditional_t<std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>, float, T>;
+    R r{};
+    detred::reduce(op, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), &r, opt);
+    return bytes_of(r);
+  };
+  if (op == operation::sumsq) return generic();
   if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
     if (op == operation::dot) return bytes_of(detred::dot(x, y, opt));
     return bytes_of(detred::sum(x, opt));
@@ -69,6 +77,7 @@ std::vector<std::byte> one_call_bits(operation op, mode m, std::span<const T> x,
         return bytes_of(detred::stats(x, opt));
       case operation::cumsum:  // no partial state object (detred/scan.hpp has the scans' pieces)
       case operation::exclusive_cumsum:
+      case operation::sumsq:  // above
         break;
     }
   }

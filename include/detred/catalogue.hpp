@@ -26,7 +26,20 @@ namespace detred {
 
 /// The reductions of the single-array API, then the scans (detred/scan.hpp: one output per element). The codes are
 /// stored in partial states' headers: new operations go at the end.
-enum class operation : std::uint8_t { sum, dot, asum, nrm2, min, max, argmin, argmax, stats, cumsum, exclusive_cumsum };
+enum class operation : std::uint8_t {
+  sum,
+  dot,
+  asum,
+  nrm2,
+  min,
+  max,
+  argmin,
+  argmax,
+  stats,
+  cumsum,
+  exclusive_cumsum,
+  sumsq,
+};
 
 /// The element types of the arrays a reduction reads, as stored.
 enum class element_type : std::uint8_t { float64, float32, float16, bfloat16, int32, int64, uint32, uint64 };
@@ -107,7 +120,8 @@ inline constexpr std::array operations = {operation::sum,
                                           operation::argmax,
                                           operation::stats,
                                           operation::cumsum,
-                                          operation::exclusive_cumsum};
+                                          operation::exclusive_cumsum,
+                                          operation::sumsq};
 inline constexpr std::array element_types = {element_type::float64,  element_type::float32, element_type::float16,
                                              element_type::bfloat16, element_type::int32,   element_type::int64,
                                              element_type::uint32,   element_type::uint64};
@@ -120,7 +134,7 @@ inline constexpr std::array call_shapes = {call_shape::array,  call_shape::segme
 /// The names of the operations, in the order of their values: what the verify tool's --op, the bindings' function
 /// names and the error messages say (detred::to_string).
 inline constexpr std::array<const char*, operations.size()> operation_names = {
-    "sum", "dot", "asum", "nrm2", "min", "max", "argmin", "argmax", "stats", "cumsum", "exclusive_cumsum"};
+    "sum", "dot", "asum", "nrm2", "min", "max", "argmin", "argmax", "stats", "cumsum", "exclusive_cumsum", "sumsq"};
 
 /// One line on each operation: the start of a binding's help where it has no hand-written text (Python's
 /// docstrings of the operations the extension defines from the catalogue).
@@ -135,7 +149,8 @@ inline constexpr std::array<const char*, operations.size()> operation_summaries 
     "the index of the largest element",
     "count, sum, mean, variances, standard deviations, min and max",
     "the inclusive prefix sums",
-    "the exclusive prefix sums"};
+    "the exclusive prefix sums",
+    "the sum of squares sum x_i^2 (RMSNorm's statistic), bit for bit dot(x, x)"};
 
 /// What a sum of one term per element adds (the operations with modes, whose exact value is such a sum).
 enum class terms : std::uint8_t {
@@ -162,7 +177,8 @@ struct form {
 /// The form of `op`, for the operations whose modes choose the arithmetic (sum, dot, asum, nrm2); has_form() says
 /// which those are.
 constexpr bool has_form(operation op) {
-  return op == operation::sum || op == operation::dot || op == operation::asum || op == operation::nrm2;
+  return op == operation::sum || op == operation::dot || op == operation::asum || op == operation::nrm2 ||
+         op == operation::sumsq;
 }
 constexpr form form_of(operation op) {
   switch (op) {
@@ -172,6 +188,8 @@ constexpr form form_of(operation op) {
       return {terms::magnitudes, finish::rounded, bounded_op::asum};
     case operation::nrm2:
       return {terms::squares, finish::square_root, bounded_op::nrm2};
+    case operation::sumsq:  // computed as dot(x, x), so dot's bound with y = x
+      return {terms::squares, finish::rounded, bounded_op::dot};
     default:
       return {terms::values, finish::rounded, bounded_op::sum};
   }
@@ -260,6 +278,7 @@ inline constexpr std::array entries = {
   entry{operation::argmax, floats | integers,   of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::stats,  floats,              of(call_shape::array, call_shape::segments, call_shape::axis, call_shape::by_key), both_backends, of(mode::tree)},
   entry{operation::stats,  floats,              of(call_shape::partial_state),                           cpu_only,      of(mode::tree)},
+  entry{operation::sumsq,  floats | halves,     of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
   // The scans (detred/scan.hpp), on the CPU: exact mode is refused for floating point (docs/scan.md says why);
   // integer scans are exact in every mode. In place is the array shape with the output the input.
   entry{operation::cumsum, floats | halves,     of(call_shape::array, call_shape::segments, call_shape::partial_state), cpu_only, rounding_modes},

@@ -42,15 +42,17 @@ template <class T>
 using norm_ops = op_list<order::asum_op<T, order::plain_sums>, order::asum_op<T, order::compensated_sums>,
                          order::nrm2_op<T, order::plain_sums>, order::nrm2_op<T, order::compensated_sums>>;
 template <class T>
+using sumsq_ops = op_list<order::sumsq_op<T, order::plain_sums>, order::sumsq_op<T, order::compensated_sums>>;
+template <class T>
 using selection_ops = op_list<order::min_op<T>, order::max_op<T>, order::argmin_op<T>, order::argmax_op<T>>;
 
 /// Floating-point inputs: every operation.
 template <class T>
-using float_ops =
-    typename concat<sum_ops<T>, dot_ops<T>, norm_ops<T>, selection_ops<T>, op_list<order::moments_op<T>>>::type;
-/// 16-bit floats: sum and dot, in float.
+using float_ops = typename concat<sum_ops<T>, dot_ops<T>, norm_ops<T>, selection_ops<T>, op_list<order::moments_op<T>>,
+                                  sumsq_ops<T>>::type;
+/// 16-bit floats: sum, dot and the sum of squares, in float.
 template <class H>
-using half_ops = typename concat<sum_ops<H>, dot_ops<H>>::type;
+using half_ops = typename concat<sum_ops<H>, dot_ops<H>, sumsq_ops<H>>::type;
 /// Integers: the exact sum and the selections.
 template <class I>
 using integer_ops = typename concat<op_list<order::integer_sum_op<I>>, selection_ops<I>>::type;
@@ -70,10 +72,11 @@ namespace operators {
 
 /// Exact mode's operators (order-free: detred/exact/exact_ops.hpp): sum, asum, dot and nrm2 of float and double.
 template <class T>
-using exact_float_ops = op_list<exact::sum_op<T>, exact::asum_op<T>, exact::dot_op<T>, exact::nrm2_op<T>>;
-/// 16-bit floats: the exact sum and dot product, in float.
+using exact_float_ops = op_list<exact::sum_op<T>, exact::asum_op<T>, exact::dot_op<T>, exact::nrm2_op<T>,
+                                exact::exact_op<T, exact::terms::squares>>;
+/// 16-bit floats: the exact sum, dot product and sum of squares, in float.
 template <class H>
-using exact_half_ops = op_list<exact::sum_op<H>, exact::dot_op<H>>;
+using exact_half_ops = op_list<exact::sum_op<H>, exact::dot_op<H>, exact::exact_op<H, exact::terms::squares>>;
 
 }  // namespace operators
 
@@ -126,6 +129,11 @@ template <>
 struct family<operation::nrm2> {
   template <class T, class P>
   using of_order = order::nrm2_op<T, P>;
+};
+template <>
+struct family<operation::sumsq> {
+  template <class T, class P>
+  using of_order = order::sumsq_op<T, P>;
 };
 
 /// Exact mode's operator of O over T: the order-free operator of O's terms and finish.

@@ -155,6 +155,14 @@ static void check_reduce_by_name(void) {
               bits_f64(named) == bits_f64(generic),
           "reduce(\"nrm2\") == detred_nrm2_f64", 1000, modes[k], 0);
   }
+  /* An operation with no function of its own: sumsq, bit for bit the dot product of x with itself. */
+  for (int k = 0; k < 3; ++k) {
+    double with_itself = 0, squares = 1;
+    check(detred_dot_f64(x, x, 1000, modes[k], 2, &with_itself) == DETRED_OK &&
+              detred_reduce("sumsq", DETRED_TYPE_F64, x, NULL, 1000, modes[k], 2, &squares) == DETRED_OK &&
+              bits_f64(with_itself) == bits_f64(squares),
+          "reduce(\"sumsq\") == dot(x, x)", 1000, modes[k], 2);
+  }
   uint64_t index = 0, named_index = 1;
   check(detred_argmax_f64(x, 1000, 0, &named_index) == DETRED_OK &&
             detred_reduce("argmax", DETRED_TYPE_F64, x, NULL, 1000, DETRED_MODE_TREE, 0, &index) == DETRED_OK &&

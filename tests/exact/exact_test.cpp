@@ -122,6 +122,25 @@ TEST(ExactDot, EveryClassFloat) { every_class<float>(op::dot); }
 TEST(ExactNrm2, EveryClassDouble) { every_class<double>(op::nrm2); }
 TEST(ExactNrm2, EveryClassFloat) { every_class<float>(op::nrm2); }
 
+/// The exact sum of squares (operation::sumsq in exact mode): the oracle's correctly rounded sum of squares.
+template <class T>
+void exact_sum_of_squares() {
+  std::uint64_t seed = 500;
+  for (values v : all_value_classes()) {
+    for (std::uint64_t n : sizes()) {
+      const std::vector<T> x = generate<T>(v, n, ++seed);
+      const T expected = verify::correctly_rounded<T>(verify::exact_sum_of_squares(std::span<const T>(x)));
+      for (int t : exact_threads) {
+        const T got = reduce<operation::sumsq>(std::span<const T>(x), {.mode = mode::exact, .threads = t});
+        ASSERT_EQ(bits(got), bits(expected)) << name(v) << " n=" << n << " threads=" << t;
+      }
+    }
+  }
+}
+
+TEST(ExactSumsq, EveryClassDouble) { exact_sum_of_squares<double>(); }
+TEST(ExactSumsq, EveryClassFloat) { exact_sum_of_squares<float>(); }
+
 /// Roots that lie within a hair of a midpoint between two values of T, and roots of sums past T's range or below its
 /// normal range: where rounding the sum first and then taking a rounded square root would be wrong.
 template <class T>

@@ -218,3 +218,18 @@ def test_matrix_axes_keep_the_bits_of_each_lane(op, mode, shape, order, dtype):
         assert out.shape == (lanes.shape[0],) and out.dtype == dtype
         assert out.tobytes() == np.array(expected, dtype=dtype).tobytes()
         assert again.tobytes() == out.tobytes()
+
+
+@pytest.mark.parametrize("kind", [np.float64, np.float32, np.float16])
+def test_a_catalogue_operation_without_a_hand_written_binding(kind, mode):
+    # sumsq is defined from the catalogue (src/ops/catalogue_ops.cpp): exported, documented, and bit for bit the dot
+    # product of x with itself, whole and along an axis.
+    assert "sumsq" in detred.__all__ and "sumsq" in detred._detred.catalogue_operations
+    assert detred.sumsq.__doc__.startswith("sumsq(")
+    x = np.random.default_rng(3).standard_normal((123, 45)).astype(kind)
+    for threads in [0, 1, 3]:
+        assert detred.sumsq(x, mode=mode, threads=threads) == detred.dot(x, x, mode=mode)
+    cols = detred.sumsq(x, mode=mode, axis=0)
+    assert list(cols) == [detred.dot(np.ascontiguousarray(c), np.ascontiguousarray(c), mode=mode) for c in x.T]
+    with pytest.raises(TypeError):
+        detred.sumsq(np.arange(5))

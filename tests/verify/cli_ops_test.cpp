@@ -90,7 +90,7 @@ TEST(ToolOps, ReduceGivesTheLibrarysBitsForEveryOperation) {
 TEST(ToolOps, VerifyPassesForEveryOperationAndSaysWhatItChecked) {
   const std::string a = generated("vops-a.npy", "--dist ill-conditioned --n 30001 --seed 41");
   const std::string b = generated("vops-b.npy", "--dist normal --n 30001 --seed 42 --dtype float32");
-  for (const char* op : {"sum", "asum", "nrm2", "min", "max", "argmin", "argmax", "stats"}) {
+  for (const char* op : {"sum", "asum", "nrm2", "min", "max", "argmin", "argmax", "stats", "sumsq"}) {
     for (const std::string& file : {a, b}) {
       const outcome o = tool(std::string("verify --op ") + op + " " + file + " --threads 1,2");
       EXPECT_EQ(o.status, 0) << op << " " << file << "\n" << o.out << o.err;
@@ -189,7 +189,7 @@ TEST(ToolOps, IntegerAndSixteenBitInputs) {
   EXPECT_EQ(tool("reduce " + f2).out, printed(detred::sum(std::span<const float16>(halves))));
   EXPECT_EQ(tool("verify " + f2 + " --threads 1").status, 0);
   EXPECT_EQ(tool("verify --op dot " + f2 + " " + f2 + " --threads 1").status, 0);
-  expect_bad_input("verify --op max " + f2, f2, "16-bit floats: sum, dot, cumsum and exclusive_cumsum");
+  expect_bad_input("verify --op max " + f2, f2, "16-bit floats: sum, dot, cumsum, exclusive_cumsum and sumsq");
   const std::string v2 = npy_file("brain.npy", "|V2", std::vector<std::uint16_t>{0x3f80, 0x4040});
   expect_bad_input("reduce " + v2, v2, "add --dtype bfloat16");
   EXPECT_EQ(tool("reduce --dtype bfloat16 " + v2).out, "4\n0x40800000\n");

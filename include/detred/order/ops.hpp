@@ -173,6 +173,19 @@ struct asum_op : summing<Input, Policy, 1> {
   }
 };
 
+/// The sum of squares, sum x_i^2 (RMSNorm's statistic): each square a product of the policy (rounded in tree mode,
+/// TwoProduct in compensated mode), so bit for bit dot(x, x).
+template <class Input, class Policy>
+struct sumsq_op : summing<Input, Policy, 1> {
+  template <class V>
+  using state_of = typename Policy::template acc<V>;
+  template <class V, class X>
+  DETRED_HOST_DEVICE static state_of<V> accumulate(state_of<V> s, X x) {
+    const V v = widen<V, Input>(x);
+    return Policy::add_product(s, v, v);
+  }
+};
+
 /// Tree mode's sum: plain additions. (The names of order version 1.)
 template <class T>
 using sum_tree = sum_op<T, plain_sums>;
