@@ -35,6 +35,7 @@ module detred
   use detred_selections, only: detred_min, detred_max, detred_minloc, detred_maxloc
   use detred_statistics, only: detred_stats
   use detred_scans, only: detred_cumsum, detred_exclusive_cumsum
+  use detred_by_name, only: detred_reduce
   implicit none
   private
 
@@ -42,7 +43,7 @@ module detred
             DETRED_DEVICE_ERROR, DETRED_OUT_OF_MEMORY, DETRED_INTERNAL_ERROR, DETRED_OVERFLOW, DETRED_EMPTY
   public :: detred_statistics_r8, detred_statistics_r4
   public :: detred_sum, detred_reference_sum, detred_dot, detred_asum, detred_nrm2, detred_min, detred_max, &
-            detred_minloc, detred_maxloc, detred_stats, detred_cumsum, detred_exclusive_cumsum
+            detred_minloc, detred_maxloc, detred_stats, detred_cumsum, detred_exclusive_cumsum, detred_reduce
   public :: detred_last_error, detred_status_string, detred_order_version
 
 end module detred

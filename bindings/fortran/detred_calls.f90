@@ -9,6 +9,7 @@ module detred_calls
   private
 
   public :: with_mode, two_arrays_with_mode, exact, location, reference, scan_with_mode, scan_exact
+  public :: finish, mode_or_tree, threads_or_default, assumed_size  ! for detred_by_name.f90
   public :: detred_last_error, detred_status_string, detred_order_version
 
 contains

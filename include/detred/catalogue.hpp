@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -289,12 +290,50 @@ inline constexpr std::array entries = {
 };
 // clang-format on
 
+namespace detail {
+
+/// The modes of every (operation, element type, backend, call shape), the union of the rows that contain it: the
+/// table `entries` unrolled at compile time, so that a call's check is one lookup rather than a scan of the rows.
+struct mode_table {
+  static constexpr std::size_t backend_count = 3;  // automatic, cpu, cuda (the first has no rows)
+  std::array<set, operations.size() * element_types.size() * backend_count * call_shapes.size()> modes{};
+
+  static constexpr std::size_t index(operation op, element_type t, backend b, call_shape s) {
+    return ((static_cast<std::size_t>(op) * element_types.size() + static_cast<std::size_t>(t)) * backend_count +
+            static_cast<std::size_t>(b)) *
+               call_shapes.size() +
+           static_cast<std::size_t>(s);
+  }
+  static constexpr bool valid(operation op, element_type t, backend b, call_shape s) {
+    return static_cast<std::size_t>(op) < operations.size() && static_cast<std::size_t>(t) < element_types.size() &&
+           static_cast<std::size_t>(b) < backend_count && static_cast<std::size_t>(s) < call_shapes.size();
+  }
+};
+
+constexpr mode_table unrolled() {
+  mode_table table;
+  for (const entry& e : entries) {
+    for (element_type t : element_types) {
+      for (backend b : backends) {
+        for (call_shape s : call_shapes) {
+          if (in(e.types, t) && in(e.backends, b) && in(e.shapes, s)) {
+            table.modes[mode_table::index(e.op, t, b, s)] |= e.modes;
+          }
+        }
+      }
+    }
+  }
+  return table;
+}
+
+inline constexpr mode_table modes_of = unrolled();
+
+}  // namespace detail
+
 /// True if `op` over elements of `t` in mode `m` on backend `b` in the call shape `s` exists.
 constexpr bool supports(operation op, element_type t, mode m, backend b, call_shape s) {
-  for (const entry& e : entries) {
-    if (e.op == op && in(e.types, t) && in(e.shapes, s) && in(e.backends, b) && in(e.modes, m)) return true;
-  }
-  return false;
+  if (!detail::mode_table::valid(op, t, b, s)) return false;
+  return in(detail::modes_of.modes[detail::mode_table::index(op, t, b, s)], m);
 }
 
 /// True if `op` exists for elements of `t` in some mode, backend and shape.

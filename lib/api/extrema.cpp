@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// detred::min, max, argmin, argmax: detred::reduce of their operations (reduce.cpp), which refuses an empty input.
+// detred::min, max, argmin, argmax: the front door of their operations (front_door.hpp), which refuses an empty input.
 #include <cstdint>
 #include <span>
 
 #include "detred/extrema.hpp"
-#include "detred/reduce.hpp"
+#include "front_door.hpp"
 
 namespace detred {
 
-#define DETRED_SELECTIONS(T)                                                                                   \
-  T min(std::span<const T> x, const options& opt) { return reduce<operation::min>(x, opt); }                   \
-  T max(std::span<const T> x, const options& opt) { return reduce<operation::max>(x, opt); }                   \
-  std::uint64_t argmin(std::span<const T> x, const options& opt) { return reduce<operation::argmin>(x, opt); } \
-  std::uint64_t argmax(std::span<const T> x, const options& opt) { return reduce<operation::argmax>(x, opt); }
+#define DETRED_SELECTIONS(T)                                                                                       \
+  T min(std::span<const T> x, const options& opt) { return front_door<operation::min>(x, opt); }                   \
+  T max(std::span<const T> x, const options& opt) { return front_door<operation::max>(x, opt); }                   \
+  std::uint64_t argmin(std::span<const T> x, const options& opt) { return front_door<operation::argmin>(x, opt); } \
+  std::uint64_t argmax(std::span<const T> x, const options& opt) { return front_door<operation::argmax>(x, opt); }
 
 DETRED_SELECTIONS(double)
 DETRED_SELECTIONS(float)

@@ -45,6 +45,7 @@ program operations_test
   call statistics()
   call rules()
   call errors()
+  call by_name()
   deallocate (x, y, x3, ones, f, g, i4, i4_2d, i8)  ! (LeakSanitizer reports the main program's arrays otherwise)
 
   write (*, '(i0, " passed, ", i0, " failed")') passed, failed
@@ -156,6 +157,23 @@ contains
     call check(detred_minloc([5, 1, 7, 1]) == 2, "ties: the first position (minloc)")
     call check(detred_maxloc([7_int64, 1_int64, 7_int64]) == 1, "ties: the first position (maxloc)")
   end subroutine rules
+
+  ! detred_reduce: the named functions' bits by name, sumsq (no function of its own) as the dot product of x with
+  ! itself, and a refusal.
+  subroutine by_name()
+    integer :: m, s
+    do m = DETRED_MODE_TREE, DETRED_MODE_EXACT
+      call check(same8(detred_reduce("sum", x, mode=m), detred_sum(x, mode=m)), "detred_reduce('sum') of real(8)")
+      call check(same4(detred_reduce("nrm2", f, mode=m, threads=2), detred_nrm2(f, mode=m)), &
+                 "detred_reduce('nrm2') of real(4)")
+      call check(same8(detred_reduce("dot", x, y, mode=m), detred_dot(x, y, mode=m)), "detred_reduce('dot')")
+      call check(same8(detred_reduce("sumsq", x3, mode=m), detred_dot(x3, x3, mode=m)), &
+                 "detred_reduce('sumsq') of a rank-3 array is dot(x, x)")
+    end do
+    call check(same8(detred_reduce("max", x), detred_max(x)), "detred_reduce('max')")
+    call check(same8(detred_reduce("no such", x, status=s), 0.0_real64) .and. s == DETRED_INVALID_ARGUMENT, &
+               "detred_reduce of an unknown name")
+  end subroutine by_name
 
   subroutine errors()
     real(real64) :: r
