@@ -77,4 +77,8 @@ mode checked_mode(mode m, operation op, element_type t, backend b, call_shape s,
   throw error(message);
 }
 
+void refuse_policy(mode m) {
+  throw error(std::string("mode ") + to_string(m) + " is not a mode of the canonical order");
+}
+
 }  // namespace detred

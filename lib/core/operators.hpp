@@ -99,10 +99,12 @@ inline constexpr bool listed<Op, op_list<Ops...>> = (std::is_same_v<Op, Ops> || 
 
 /// The accumulation policy of a rounding mode of the canonical order (tree or compensated; exact mode is no policy of
 /// the order but an operator of its own, see with_operator).
+[[noreturn]] void refuse_policy(mode m);  // the error of with_policy, out of line (catalogue.cpp)
+
 template <class F>
 decltype(auto) with_policy(mode m, F&& f) {
   if (m == mode::compensated) return std::forward<F>(f).template operator()<order::compensated_sums>();
-  if (m != mode::tree) throw error(std::string("mode ") + to_string(m) + " is not a mode of the canonical order");
+  if (m != mode::tree) refuse_policy(m);
   return std::forward<F>(f).template operator()<order::plain_sums>();
 }
 
