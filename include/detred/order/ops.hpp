@@ -51,8 +51,9 @@ template <class Op>
 using node_of = typename node_trait<Op>::type;
 
 /// True for operators that locate an element (argmin, argmax): their leaves need the index of a matching element.
+/// A concept, so that an operator without a lane state (exact mode's) is simply not one.
 template <class Op>
-inline constexpr bool locates_element = requires(typename Op::state s, typename Op::value x) {
+concept locates_element = requires(typename Op::state s, typename Op::value x) {
   Op::matches(s, x);
 };
 
