@@ -40,14 +40,15 @@ cmake --build "$cross" -j "$jobs" --target detred golden_test invariance_test ap
 
 step "disassembly: fused multiply-adds only in TwoProduct's operators, NEON lanes in kernels_neon only"
 objects=$cross/lib/CMakeFiles/detred.dir/cpu
-# The compensated dot and nrm2 call fma on purpose (TwoProduct, in compensated_sums::add_product), and so does exact
+# The compensated dot, sum of squares and nrm2 call fma on purpose (TwoProduct, in compensated_sums::add_product): the
+# operators whose terms are products (their form in detred/catalogue.hpp). So does exact
 # mode's dot (TwoProduct in dot_block, lib/exact/block_kernel.inl); a fused
 # multiply-add in any other function would be a contraction the build forbids (-ffp-contract=off). POSIX classes, not
 # \s: Debian's awk is mawk.
 contracted=$(aarch64-linux-gnu-objdump -d "$cross/lib/libdetred.a" | aarch64-linux-gnu-c++filt |
   awk '/^[0-9a-f]+ <.*>:$/ { fn = $0 }
        /[[:space:]](fmadd|fmsub|fnmadd|fnmsub|fmla|fmls)[[:space:]]/ &&
-         fn !~ /(dot_op|nrm2_op)<[^>]*compensated_sums>|compensated_sums::add_product|exact_cpu::[a-z0-9]+_lanes::dot_block/ { print fn }' |
+         fn !~ /(dot_op|sumsq_op|nrm2_op)<[^>]*compensated_sums>|compensated_sums::add_product|exact_cpu::[a-z0-9]+_lanes::dot_block/ { print fn }' |
   sort -u)
 fused=$(printf '%s' "$contracted" | grep -c . || true)
 if [[ -n $contracted ]]; then echo "$contracted" | head -n 5; fi
@@ -57,7 +58,7 @@ neon_adds=$(aarch64-linux-gnu-objdump -d "$objects/kernels_neon.cpp.o" | grep -c
 baseline_simd=$(aarch64-linux-gnu-objdump -d "$objects/kernels_baseline.cpp.o" | grep -cE '\sv[0-9]+\.' || true)
 baseline_q_moves=$(aarch64-linux-gnu-objdump -d "$objects/kernels_baseline.cpp.o" | grep -cE '\s(ldr|str|ldp|stp)\s+q[0-9]+' || true)
 baseline_adds=$(aarch64-linux-gnu-objdump -d "$objects/kernels_baseline.cpp.o" | grep -cE 'f(add|sub)\s+[ds][0-9]+,' || true)
-echo "libdetred.a: $fused functions with fused multiply-adds outside compensated dot and nrm2 (fmadd/fmsub/fnmadd/fnmsub/fmla/fmls)"
+echo "libdetred.a: $fused functions with fused multiply-adds outside compensated dot, sumsq and nrm2 (fmadd/fmsub/fnmadd/fnmsub/fmla/fmls)"
 echo "kernels_neon: $neon_adds vector fadd/fsub (.2d/.4s); kernels_baseline: $baseline_adds scalar fadd/fsub," \
   "$baseline_simd NEON lane instructions ($baseline_q_moves 16-byte q-register loads and stores)"
 if ((fused != 0 || neon_adds == 0 || baseline_simd != 0 || baseline_adds == 0)); then
