@@ -61,6 +61,10 @@ bool count_is_exact(std::uint64_t n) {
   return n < (std::uint64_t{1} << std::numeric_limits<T>::digits);
 }
 
+/// True for exact mode, the one mode outside the canonical order's (catalogue::rounding_modes): its result is the
+/// exact value rounded once, whatever n.
+bool rounds_once(mode m) { return !catalogue::in(catalogue::rounding_modes, m); }
+
 template <class T>
 error_bound sum_bound(std::uint64_t n, mode m) {
   const double u = order::unit_roundoff<T>;
@@ -97,7 +101,7 @@ error_bound dot_bound(std::uint64_t n, mode m) {
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
   const double gamma_d = gamma(b.depth, u);
-  if (b.depth == 0) {  // exact mode (no tree): an exact dot below the normal range rounds to a subnormal
+  if (rounds_once(m)) {  // exact mode: an exact dot below the normal range rounds to a subnormal
     b.absolute = times_half_subnormal<T>(1.0);
     return b;
   }
@@ -131,7 +135,7 @@ error_bound nrm2_bound(std::uint64_t n, mode m) {
   checked_mode<T>(m, operation::nrm2, backend::cpu, call_shape::array, "detred::bound(nrm2)");
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
-  if (b.depth == 0) {  // exact mode: the square root of the exact sum of squares, rounded once
+  if (rounds_once(m)) {  // exact mode: the square root of the exact sum of squares, rounded once
     b.result_factor = u;
     b.abs_sum_factor = 0.0;
     b.absolute = times_half_subnormal<T>(1.0);
@@ -154,7 +158,7 @@ error_bound nrm2_bound(std::uint64_t n, mode m) {
 // mean = fl(S^ / n^): one division, and n^ = fl(n) rounds too when n is not a value of T (float beyond 2^24).
 template <class T>
 error_bound mean_bound(std::uint64_t n, mode m) {
-  if (!catalogue::in(catalogue::rounding_modes, validated(m))) {
+  if (rounds_once(validated(m))) {
     throw error(std::string("detred::bound(mean): mode ") + to_string(m) +
                 " is not available (the mean is stats' mean: tree or compensated)");
   }

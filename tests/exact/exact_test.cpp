@@ -443,6 +443,23 @@ TEST(ExactState, CapacityAndCarries) {
   EXPECT_LT(a.pending, 8U);
 }
 
+/// Exact mode's bound is one rounding; the tree and compensated bounds stay their own at every n, the smallest too
+/// (where the tree's depth is 0, as exact mode's is).
+TEST(ExactMode, OnlyExactModeHasTheOneRoundingBound) {
+  constexpr double u = 0x1p-53;
+  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1000}}) {
+    for (mode m : {mode::tree, mode::compensated}) {
+      const error_bound dot_b = detred::bound<double>(bounded_op::dot, n, m);
+      EXPECT_GT(dot_b.abs_sum_factor, 0.0) << "dot n=" << n << " " << to_string(m);
+      EXPECT_GT(detred::bound<double>(bounded_op::nrm2, n, m).result_factor, 2 * u) << "nrm2 n=" << n;
+    }
+    const error_bound exact_dot = detred::bound<double>(bounded_op::dot, n, mode::exact);
+    EXPECT_EQ(exact_dot.result_factor, u);
+    EXPECT_EQ(exact_dot.abs_sum_factor, 0.0);
+    EXPECT_EQ(detred::bound<double>(bounded_op::nrm2, n, mode::exact).result_factor, u);
+  }
+}
+
 TEST(ExactMode, RefusedWhereNotAvailable) {
   const std::vector<double> x(10, 1.0);
   const std::vector<double> offsets = {};
