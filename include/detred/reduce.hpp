@@ -2,7 +2,7 @@
 // Every reduction of the catalogue through one entry point: detred::reduce<operation::O>(x, options), its result
 // type the catalogue's (catalogue::result_of). The named calls (detred::sum, dot, asum, nrm2, min, max, argmin,
 // argmax, stats) are this call for their operation; an operation added to the catalogue is reachable here, and from
-// the C API's detred_reduce and Python's detred.reduce, with no new declaration.
+// the C API's detred_reduce and Python's detred.<name>, with no new declaration.
 //
 //   double s = detred::reduce<detred::operation::sum>(std::span<const double>(x), {.mode = detred::mode::exact});
 //   float d = detred::reduce<detred::operation::dot>(std::span<const float16>(a), std::span<const float16>(b));
@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "detred/catalogue.hpp"
+#include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
 
@@ -50,6 +51,34 @@ struct result_type_of<catalogue::result_kind::statistics, T> {
 /// The result type of operation O over elements of T.
 template <operation O, class T>
 using result_t = typename result_type_of<catalogue::result_of(O, element_type_of<T>()), T>::type;
+
+/// f.template operator()<R>() with R = result_t<op, T>, for an operation known at run time (a binding's dispatch).
+/// Only the result types the catalogue can give T are instantiated (a 16-bit float gives float, never itself).
+template <class T, class F>
+decltype(auto) with_result_type(operation op, F&& f) {
+  constexpr bool half = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
+  switch (catalogue::result_of(op, element_type_of<T>())) {
+    case catalogue::result_kind::float32:
+      return f.template operator()<float>();
+    case catalogue::result_kind::wide:
+      if constexpr (std::is_integral_v<T>) {
+        return f.template operator()<std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>();
+      }
+      break;
+    case catalogue::result_kind::index:
+      return f.template operator()<std::uint64_t>();
+    case catalogue::result_kind::statistics:
+      if constexpr (std::is_floating_point_v<T>) return f.template operator()<statistics<T>>();
+      break;
+    case catalogue::result_kind::element:
+      break;
+  }
+  if constexpr (half) {
+    return f.template operator()<float>();  // not reached: 16-bit floats' results are float32
+  } else {
+    return f.template operator()<T>();
+  }
+}
 
 /// The type-erased core: operation `op` over the n elements of type t at x (and the ny at y, for an operation of two
 /// arrays, which needs ny == n), writing one result_t<op, t> to `result`. Checks the combination against the

@@ -32,29 +32,10 @@ std::optional<element_type> type_of(detred_type t) {
   return std::nullopt;
 }
 
-/// f.template operator()<R>() with R the C type of op's result over elements of t.
+/// f.template operator()<R>() with R the C++ result type of op over elements of t (detred::with_result_type).
 template <class F>
-void with_c_result(operation op, element_type t, F&& f) {
-  with_type(t, [&]<class T>() {
-    switch (catalogue::result_of(op, t)) {
-      case catalogue::result_kind::element:
-        if constexpr (!std::is_enum_v<T>) f.template operator()<T>();  // 16-bit floats have no element results
-        return;
-      case catalogue::result_kind::float32:
-        f.template operator()<float>();
-        return;
-      case catalogue::result_kind::wide:
-        f.template operator()<std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>();
-        return;
-      case catalogue::result_kind::index:
-        f.template operator()<std::uint64_t>();
-        return;
-      case catalogue::result_kind::statistics:
-        if constexpr (std::is_same_v<T, double>) f.template operator()<detred_statistics_f64>();
-        if constexpr (std::is_same_v<T, float>) f.template operator()<detred_statistics_f32>();
-        return;
-    }
-  });
+void with_result(operation op, element_type t, F&& f) {
+  with_type(t, [&]<class T>() { with_result_type<T>(op, f); });
 }
 
 /// op over t exists as a reduction (the catalogue has it; not a scan).
@@ -71,7 +52,7 @@ size_t detred_result_size(const char* operation, detred_type type) {
   const std::optional<detred::element_type> t = type_of(type);
   if (!op || !t || !reducible(*op, *t)) return 0;
   std::size_t size = 0;
-  with_c_result(*op, *t, [&]<class R>() { size = sizeof(R); });
+  with_result(*op, *t, [&]<class R>() { size = sizeof(decltype(to_c(R{}))); });
   return size;
 }
 
@@ -100,17 +81,11 @@ detred_status detred_reduce(const char* operation, detred_type type, const void*
       throw rejected{DETRED_EMPTY, "an empty array has no min, max, argmin or argmax: they need an element"};
     }
     const detred::options opt = options_of(mode, threads);
-    with_c_result(*op, *t, [&]<class R>() {
-      if constexpr (std::is_same_v<R, detred_statistics_f64> || std::is_same_v<R, detred_statistics_f32>) {
-        using S = std::conditional_t<std::is_same_v<R, detred_statistics_f64>, double, float>;
-        detred::statistics<S> s{};
-        detred::reduce(*op, *t, x, n, y, two ? n : 0, &s, opt);
-        *static_cast<R*>(result) = to_c(s);
-      } else {
-        R r{};
-        detred::reduce(*op, *t, x, n, y, two ? n : 0, &r, opt);
-        std::memcpy(result, &r, sizeof r);
-      }
+    with_result(*op, *t, [&]<class R>() {
+      R r{};
+      detred::reduce(*op, *t, x, n, y, two ? n : 0, &r, opt);
+      const auto c = to_c(r);  // the C value: statistics become their C struct
+      std::memcpy(result, &c, sizeof c);
     });
   });
 }

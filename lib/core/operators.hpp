@@ -68,23 +68,50 @@ using all_operators =
 /// The operators of the batched entry points (detred/batched.hpp): every operation on float and double.
 using batch_operators = typename concat<operators::float_ops<double>, operators::float_ops<float>>::type;
 
-namespace operators {
+/// Exact mode's operator of O over T: the order-free operator of O's terms and finish (its form in the catalogue).
+template <operation O, class T>
+using exact_operator_t = exact::exact_op<T, catalogue::form_of(O).adds, catalogue::form_of(O).finishes>;
 
-/// Exact mode's operators (order-free: detred/exact/exact_ops.hpp): sum, asum, dot and nrm2 of float and double.
-template <class T>
-using exact_float_ops = op_list<exact::sum_op<T>, exact::asum_op<T>, exact::dot_op<T>, exact::nrm2_op<T>,
-                                exact::exact_op<T, exact::terms::squares>>;
-/// 16-bit floats: the exact sum, dot product and sum of squares, in float.
-template <class H>
-using exact_half_ops = op_list<exact::sum_op<H>, exact::dot_op<H>, exact::exact_op<H, exact::terms::squares>>;
+namespace detail {
 
-}  // namespace operators
+/// True if the catalogue offers exact mode for O over T in one of the call shapes `shapes`, where the mode chooses
+/// the arithmetic (not the selections and integer sums, which are exact in every mode).
+template <operation O, class T>
+constexpr bool exact_listed(catalogue::set shapes) {
+  constexpr element_type t = element_type_of<T>();
+  if (!catalogue::has_form(O) || catalogue::mode_rule_of(O, t) != catalogue::mode_rule::chosen) return false;
+  for (const catalogue::entry& e : catalogue::entries) {
+    if (e.op == O && catalogue::in(e.types, t) && catalogue::in(e.modes, mode::exact) && (e.shapes & shapes) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
 
-/// Every exact operator, and those of the batched entry points.
-using exact_operators = typename concat<operators::exact_float_ops<double>, operators::exact_float_ops<float>,
-                                        operators::exact_half_ops<float16>, operators::exact_half_ops<bfloat16>>::type;
-using exact_batch_operators =
-    typename concat<operators::exact_float_ops<double>, operators::exact_float_ops<float>>::type;
+template <class T, catalogue::set Shapes, std::size_t... K>
+auto exact_list(std::index_sequence<K...>) ->
+    typename concat<op_list<>,
+                    std::conditional_t<exact_listed<catalogue::operations[K], T>(Shapes),
+                                       op_list<exact_operator_t<catalogue::operations[K], T>>, op_list<>>...>::type;
+
+/// The exact operators over T of the operations the catalogue offers in exact mode in one of `Shapes`.
+template <class T, catalogue::set Shapes>
+using exact_ops_of = decltype(exact_list<T, Shapes>(std::make_index_sequence<catalogue::operations.size()>()));
+
+inline constexpr catalogue::set every_shape =
+    catalogue::of(call_shape::array, call_shape::segments, call_shape::axis, call_shape::by_key,
+                  call_shape::partial_state, call_shape::pieces);
+
+}  // namespace detail
+
+/// Every exact operator the catalogue offers, and those of the batched entry points: derived from its rows, so an
+/// operation with a form gets its exact operator where its rows list exact mode.
+using exact_operators =
+    typename concat<detail::exact_ops_of<double, detail::every_shape>, detail::exact_ops_of<float, detail::every_shape>,
+                    detail::exact_ops_of<float16, detail::every_shape>,
+                    detail::exact_ops_of<bfloat16, detail::every_shape>>::type;
+using exact_batch_operators = typename concat<detail::exact_ops_of<double, catalogue::host_batches>,
+                                              detail::exact_ops_of<float, catalogue::host_batches>>::type;
 
 /// What a backend implements: the operators of the canonical order (all_operators, which the CPU compiles once per
 /// instruction set) and the exact ones; batch_entries, those of the batched entry points.
@@ -137,10 +164,6 @@ struct family<operation::sumsq> {
   template <class T, class P>
   using of_order = order::sumsq_op<T, P>;
 };
-
-/// Exact mode's operator of O over T: the order-free operator of O's terms and finish.
-template <operation O, class T>
-using exact_operator_t = exact::exact_op<T, catalogue::form_of(O).adds, catalogue::form_of(O).finishes>;
 
 /// Calls f.template operator()<Op>() with the operator of the operation O over elements of T in mode m: the
 /// selections' and the integer sums' one operator (exact in any mode), stats' operator, or, for the operations with

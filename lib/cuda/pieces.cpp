@@ -227,8 +227,8 @@ partial_state state_of(std::span<const typename Op::input> x, std::uint64_t offs
 }
 
 template <class T>
-std::unique_ptr<partial::exact_state<exact::sum_op<T>>> empty_exact_state(mode m) {
-  auto s = std::make_unique<partial::exact_state<exact::sum_op<T>>>();
+std::unique_ptr<partial::exact_state<exact_operator_t<operation::sum, T>>> empty_exact_state(mode m) {
+  auto s = std::make_unique<partial::exact_state<exact_operator_t<operation::sum, T>>>();
   s->op = operation::sum;
   s->mode = m;
   s->type = element_type_of<T>();
@@ -238,7 +238,8 @@ std::unique_ptr<partial::exact_state<exact::sum_op<T>>> empty_exact_state(mode m
 /// Exact mode: every piece's superaccumulator computed on its GPU (into its group's partial buffer, one slot per
 /// piece), copied back and merged on the host.
 template <class T>
-void add_exact_pieces(std::span<const device_piece<T>> pieces, partial::exact_state<exact::sum_op<T>>& all) {
+void add_exact_pieces(std::span<const device_piece<T>> pieces,
+                      partial::exact_state<exact_operator_t<operation::sum, T>>& all) {
   constexpr std::uint64_t slot = (sizeof(exact::superaccumulator) + 255) / 256 * 256;
   std::map<std::pair<int, stream_t>, std::vector<std::size_t>> groups;
   std::vector<std::uint64_t> offsets;

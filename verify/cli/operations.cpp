@@ -68,38 +68,30 @@ std::vector<output> run_typed(op o, std::span<const T> x, std::span<const T> y, 
   if (catalogue::is_scan(o) || o == op::stats) {  // scans: one output per element (scan_verify.cpp)
     throw std::logic_error(std::string("run_op: --op ") + to_string(o) + " for an element type it does not accept");
   }
-  const auto one = [&]<class R>() {
+  return detred::with_result_type<T>(o, [&]<class R>() -> std::vector<output> {
     R r{};
-    detred::reduce(o, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), &r, opt);
-    return std::vector<output>{{"", bits_of(r)}};
-  };
-  switch (catalogue::result_of(o, element_type_of<T>())) {
-    case catalogue::result_kind::wide: {
-      using R = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
-      try {
-        return one.template operator()<R>();
-      } catch (const detred::device_error&) {
-        throw;
-      } catch (const detred::error& e) {  // the exact sum does not fit the result type
-        std::string message = e.what();
-        const std::string prefix = "detred: ";  // detred::error's own; the tool adds its own prefix
-        if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
-        return {{"", result_bits{std::is_signed_v<T> ? dtype::int64 : dtype::uint64, 0, message}}};
+    if constexpr (std::is_same_v<R, std::int64_t> || std::is_same_v<R, std::uint64_t>) {
+      if (catalogue::result_of(o, element_type_of<T>()) == catalogue::result_kind::wide) {
+        try {
+          detred::reduce(o, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), &r, opt);
+        } catch (const detred::device_error&) {
+          throw;
+        } catch (const detred::error& e) {  // the exact sum does not fit the result type
+          std::string message = e.what();
+          const std::string prefix = "detred: ";  // detred::error's own; the tool adds its own prefix
+          if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+          return {{"", result_bits{std::is_signed_v<R> ? dtype::int64 : dtype::uint64, 0, message}}};
+        }
+        return {{"", bits_of(r)}};
       }
     }
-    case catalogue::result_kind::index:
-      return one.template operator()<std::uint64_t>();
-    case catalogue::result_kind::float32:
-      return one.template operator()<float>();
-    case catalogue::result_kind::element:
-    case catalogue::result_kind::statistics:
-      break;
-  }
-  if constexpr (is_half_v<T>) {  // 16-bit floats always give float (result_kind::float32, above)
-    throw std::logic_error("run_op: a 16-bit float result");
-  } else {
-    return one.template operator()<T>();
-  }
+    if constexpr (std::is_same_v<R, statistics<double>> || std::is_same_v<R, statistics<float>>) {
+      throw std::logic_error("run_op: stats runs above");
+    } else {
+      detred::reduce(o, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), &r, opt);
+      return {{"", bits_of(r)}};
+    }
+  });
 }
 
 }  // namespace

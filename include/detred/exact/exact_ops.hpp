@@ -65,16 +65,8 @@ struct exact_op {
   }
 };
 
-template <class T>
-using sum_op = exact_op<T, terms::values>;
-template <class T>
-using asum_op = exact_op<T, terms::magnitudes>;
-template <class T>
-using dot_op = exact_op<T, terms::products>;
-template <class T>
-using nrm2_op = exact_op<T, terms::squares, finish::square_root>;
-
-/// True for the exact operators above.
+/// True for the exact operators. (Which operation has which is the catalogue's form: lib/core/operators.hpp's
+/// exact_operator_t.)
 template <class Op>
 inline constexpr bool is_exact_op = false;
 template <class T, terms Terms, finish Finish>
