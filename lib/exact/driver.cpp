@@ -58,10 +58,10 @@ void widened_grains(const H* x, const H* y, std::uint64_t count, Body body) {
   for (std::uint64_t at = 0; at < count; at += grain) {
     const std::uint64_t m = std::min(grain, count - at);
     for (std::uint64_t i = 0; i < m; ++i) a[i] = to_float(x[at + i]);
-    if (y != nullptr) {
+    if (y != nullptr && y != x) {
       for (std::uint64_t i = 0; i < m; ++i) b[i] = to_float(y[at + i]);
     }
-    body(a, b, m);
+    body(a, y == x ? a : b, m);  // a sum of squares (y = x) widens its one array once
   }
 }
 

@@ -157,6 +157,23 @@ void nrm2_near_midpoints() {
     cases.push_back({a, b});
     cases.push_back({b, a, std::numeric_limits<T>::denorm_min()});
   }
+  // Exact ties: sums of squares equal to the square of a midpoint, m = 1 + h between 1 and 1 + 2h, and m = 1 + 3h
+  // between 1 + 2h and 1 + 4h (h half of 1's last place): m^2 = 1 + 2h + h^2 and 1 + 6h + (3h)^2. The root rounds
+  // to the even neighbour: 1, then 1 + 4h. 2h and 6h are written as squares of q with q^2 = h / 2 (double: h is an
+  // odd power of two) or of r with r^2 = h (float: an even one).
+  {
+    const T h = std::numeric_limits<T>::epsilon() / 2;
+    const T q = std::sqrt(h / 2);
+    const T r = std::sqrt(h);
+    if (q * q == h / 2) {
+      cases.push_back({T(1), q, q, q, q, h});
+      cases.push_back({T(1), q, q, q, q, q, q, q, q, q, q, q, q, T(3) * h});
+    } else {
+      ASSERT_EQ(r * r, h);
+      cases.push_back({T(1), r, r, h});
+      cases.push_back({T(1), r, r, r, r, r, r, T(3) * h});
+    }
+  }
   // Past T's range: the norm of {max, max} is finite only in a wider type; {max/2, max/2} is not.
   cases.push_back({std::numeric_limits<T>::max(), std::numeric_limits<T>::max()});
   cases.push_back({std::numeric_limits<T>::max() / 2, std::numeric_limits<T>::max() / 2});
