@@ -20,8 +20,8 @@
 // Throws detred::error, naming the argument, for offsets that decrease or pass the end of the values, a result span
 // of the wrong length, a key not below the bin count, an axis other than 0 or 1, or a leading dimension smaller
 // than a row (row-major) or a column (column-major). Empty segments, rows and groups give what the single-array
-// function gives for an empty array (sum: -0.0, min: NaN, stats: count 0); argmin and argmax of an empty one
-// throw, as they do for an empty array, naming the segment.
+// function gives for an empty array (sum: -0.0, stats: count 0); min, max, argmin and argmax of an empty one throw,
+// as they do for an empty array, naming the segment.
 #pragma once
 
 #include <cstdint>

@@ -279,6 +279,8 @@ inline constexpr std::array entries = {
   entry{operation::argmax, floats | integers,   of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::stats,  floats,              of(call_shape::array, call_shape::segments, call_shape::axis, call_shape::by_key), both_backends, of(mode::tree)},
   entry{operation::stats,  floats,              of(call_shape::partial_state),                           cpu_only,      of(mode::tree)},
+  entry{operation::sumsq,  floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},
+  entry{operation::sumsq,  floats,              of(call_shape::array),                                   both_backends, every_mode},
   entry{operation::sumsq,  floats | halves,     of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
   // The scans (detred/scan.hpp), on the CPU: exact mode is refused for floating point (docs/scan.md says why);
   // integer scans are exact in every mode. In place is the array shape with the output the input.

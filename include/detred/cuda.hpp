@@ -4,9 +4,11 @@
 // Plain C++: this header includes no CUDA header, so any translation unit can include it. A cudaStream_t is a
 // CUstream_st*, which is what stream_t names; pass your cudaStream_t as it is (nullptr is the default stream).
 //
-//   detred::cuda::workspace ws;                                   // once: binds to the current device
-//   detred::cuda::sum_async(std::span(d_x, n), d_out, ws, detred::mode::tree, stream); // enqueued, returns at once
-//   double s = detred::cuda::sum(std::span(d_x, n), ws);          // waits for its stream and returns the value
+//   detred::cuda::sum_async(std::span<const double>(d_x, n), d_out, {.stream = stream});  // enqueued, returns at once
+//   double s = detred::cuda::sum(std::span<const double>(d_x, n));  // waits for its stream and returns the value
+//   detred::cuda::workspace ws;                                   // optional: your own, bound to the current device
+//   float d = detred::cuda::reduce<detred::operation::dot>(std::span<const float>(a, n), std::span<const float>(b, n),
+//                                                          {.mode = detred::mode::compensated, .workspace = &ws});
 //
 // The result bits depend only on n and the values (and the order version): never on the GPU, the launch
 // configuration, the pointer's alignment, or whether the CPU or the GPU computed them.
@@ -18,9 +20,11 @@
 #include <span>
 
 #include "detred/batched.hpp"
+#include "detred/catalogue.hpp"
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "detred/partial.hpp"
+#include "detred/reduce.hpp"
 #include "detred/statistics.hpp"
 
 struct CUstream_st;
@@ -78,28 +82,114 @@ class workspace {
   std::unique_ptr<state> state_;
 };
 
-// Every call takes (data, [result,] workspace, mode, stream), in this order. The mode is tree, compensated, or exact:
-// exact mode (sum, asum and dot of float and double, and the sums over pieces and sum_state) returns the correctly
-// rounded value of the exact result, the CPU's bits (docs/exact.md); nrm2, 16-bit floats and the batched calls
-// refuse it with detred::error (the catalogue lists them on the CPU).
+// Every call takes its data, [its result,] then detred::options: the mode, the stream (options::stream) and the
+// workspace (options::workspace; nullptr: the library's for the current device and that stream). Each operation has
+// a synchronous form, which waits for the stream (only) and returns the value, and an _async form, which enqueues
+// the work and writes the result to device memory at once, synchronizing nothing. The catalogue
+// (detred/catalogue.hpp, docs/operations.md) says which (operation, type, mode) the GPU has; any other throws
+// detred::error naming what is missing, before anything is enqueued.
+//
+// Inputs of the _async forms are device (or managed) memory, which must stay valid and unchanged until the stream
+// has run the call; the synchronous forms also take host memory, which they copy to the workspace's staging buffer.
+// Errors known when the call is made (a bad mode, lengths that differ, an empty array for min, max, argmin or
+// argmax: catalogue::needs_an_element) are thrown by both forms. The one error only the device can see, an integer
+// sum past int64 or uint64, is thrown (detred::overflow_error) by the synchronous form; the _async form records it
+// in the workspace, and the next synchronize(options) on that workspace throws it.
 
-/// Enqueues the sum of x (device memory) on `stream` and writes the result to `result` (device memory). Returns
-/// at once, without synchronizing anything; x must stay valid and unchanged until the stream has run the sum, and
-/// the workspace must not be used by another call until then. Throws detred::error for invalid arguments or a
-/// failed launch.
-void sum_async(std::span<const double> x, double* result, workspace& ws, mode m = mode::tree,
-               stream_t stream = nullptr);
-void sum_async(std::span<const float> x, float* result, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+/// The type-erased cores of reduce and reduce_async below (checked against the catalogue as those are).
+void reduce_async(operation op, element_type t, const void* x, std::uint64_t n, const void* y, std::uint64_t ny,
+                  void* device_result, const options& opt);
+void reduce(operation op, element_type t, const void* x, std::uint64_t n, const void* y, std::uint64_t ny,
+            void* host_result, const options& opt);
 
-/// The sum of x (device memory), computed on `stream`; waits for that stream (only) and returns the value.
-double sum(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
-float sum(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+/// O over one array on the GPU: the bits of detred::reduce<O> (and of detred::sum, dot, ... ) on the CPU.
+template <operation O, class T>
+requires(catalogue::arity(O) == 1 && !catalogue::is_scan(O)) result_t<O, T> reduce(std::span<const T> x,
+                                                                                   const options& opt = {}) {
+  static_assert(catalogue::has(O, element_type_of<T>()), "the catalogue has no such operation for this type");
+  result_t<O, T> r{};
+  ::detred::cuda::reduce(O, element_type_of<T>(), x.data(), x.size(), nullptr, 0, &r, opt);
+  return r;
+}
+template <operation O, class T>
+requires(catalogue::arity(O) == 1 && !catalogue::is_scan(O)) void reduce_async(std::span<const T> x,
+                                                                               result_t<O, T>* result,
+                                                                               const options& opt = {}) {
+  static_assert(catalogue::has(O, element_type_of<T>()), "the catalogue has no such operation for this type");
+  ::detred::cuda::reduce_async(O, element_type_of<T>(), x.data(), x.size(), nullptr, 0, result, opt);
+}
 
-/// Convenience for host arrays: copies x to the workspace's staging buffer, sums it on the GPU and returns the
-/// value; waits for `stream`. Device or managed memory is summed in place without a copy. detred::sum with
-/// backend::cuda calls this with a workspace per device that the library keeps.
-double sum_host(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
-float sum_host(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
+/// O over two arrays of one length (dot).
+template <operation O, class T>
+requires(catalogue::arity(O) == 2) result_t<O, T> reduce(std::span<const T> x, std::span<const T> y,
+                                                         const options& opt = {}) {
+  static_assert(catalogue::has(O, element_type_of<T>()), "the catalogue has no such operation for this type");
+  result_t<O, T> r{};
+  ::detred::cuda::reduce(O, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), &r, opt);
+  return r;
+}
+template <operation O, class T>
+requires(catalogue::arity(O) == 2) void reduce_async(std::span<const T> x, std::span<const T> y, result_t<O, T>* result,
+                                                     const options& opt = {}) {
+  static_assert(catalogue::has(O, element_type_of<T>()), "the catalogue has no such operation for this type");
+  ::detred::cuda::reduce_async(O, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), result, opt);
+}
+
+/// Waits for opt.stream, then throws the first error an _async call recorded in the workspace (opt.workspace, or
+/// the library's for the current device and that stream) since the last check, and forgets it.
+void synchronize(const options& opt = {});
+
+// The named calls: reduce<operation::name> under the host API's names, for every type the catalogue gives them.
+#define DETRED_CUDA_NAMED_1(name, T)                                                                              \
+  inline result_t<operation::name, T> name(std::span<const T> x, const options& opt = {}) {                       \
+    return ::detred::cuda::reduce<operation::name, T>(x, opt);                                                    \
+  }                                                                                                               \
+  inline void name##_async(std::span<const T> x, result_t<operation::name, T>* result, const options& opt = {}) { \
+    ::detred::cuda::reduce_async<operation::name, T>(x, result, opt);                                             \
+  }
+#define DETRED_CUDA_NAMED_2(name, T)                                                                              \
+  inline result_t<operation::name, T> name(std::span<const T> x, std::span<const T> y, const options& opt = {}) { \
+    return ::detred::cuda::reduce<operation::name, T>(x, y, opt);                                                 \
+  }                                                                                                               \
+  inline void name##_async(std::span<const T> x, std::span<const T> y, result_t<operation::name, T>* result,      \
+                           const options& opt = {}) {                                                             \
+    ::detred::cuda::reduce_async<operation::name, T>(x, y, result, opt);                                          \
+  }
+#define DETRED_CUDA_FLOATS(T)   \
+  DETRED_CUDA_NAMED_1(sum, T)   \
+  DETRED_CUDA_NAMED_2(dot, T)   \
+  DETRED_CUDA_NAMED_1(asum, T)  \
+  DETRED_CUDA_NAMED_1(nrm2, T)  \
+  DETRED_CUDA_NAMED_1(sumsq, T) \
+  DETRED_CUDA_NAMED_1(stats, T)
+#define DETRED_CUDA_HALVES(T) \
+  DETRED_CUDA_NAMED_1(sum, T) \
+  DETRED_CUDA_NAMED_2(dot, T) \
+  DETRED_CUDA_NAMED_1(sumsq, T)
+#define DETRED_CUDA_SELECTIONS(T) \
+  DETRED_CUDA_NAMED_1(min, T)     \
+  DETRED_CUDA_NAMED_1(max, T)     \
+  DETRED_CUDA_NAMED_1(argmin, T)  \
+  DETRED_CUDA_NAMED_1(argmax, T)
+DETRED_CUDA_FLOATS(double)
+DETRED_CUDA_FLOATS(float)
+DETRED_CUDA_HALVES(float16)
+DETRED_CUDA_HALVES(bfloat16)
+DETRED_CUDA_SELECTIONS(double)
+DETRED_CUDA_SELECTIONS(float)
+DETRED_CUDA_SELECTIONS(std::int32_t)
+DETRED_CUDA_SELECTIONS(std::int64_t)
+DETRED_CUDA_SELECTIONS(std::uint32_t)
+DETRED_CUDA_SELECTIONS(std::uint64_t)
+DETRED_CUDA_NAMED_1(sum, std::int32_t)
+DETRED_CUDA_NAMED_1(sum, std::int64_t)
+DETRED_CUDA_NAMED_1(sum, std::uint32_t)
+DETRED_CUDA_NAMED_1(sum, std::uint64_t)
+#undef DETRED_CUDA_FLOATS
+#undef DETRED_CUDA_HALVES
+#undef DETRED_CUDA_SELECTIONS
+#undef DETRED_CUDA_NAMED_1
+#undef DETRED_CUDA_NAMED_2
 
 // Arrays spread over several GPUs, or several streams of one GPU.
 
@@ -116,120 +206,46 @@ struct device_piece {
 /// concurrently, each on its device and stream, then their partial states are merged on the host; returns when
 /// all are done. The library keeps a workspace per (device, stream) for these calls; calls that share a (device,
 /// stream) pair wait for each other. Throws detred::error for a bad device number or a CUDA failure.
-double sum(std::span<const device_piece<double>> pieces, mode m = mode::tree);
-float sum(std::span<const device_piece<float>> pieces, mode m = mode::tree);
+/// Only opt.mode applies: each piece names its stream, and the workspaces are the library's.
+double sum(std::span<const device_piece<double>> pieces, const options& opt = {});
+float sum(std::span<const device_piece<float>> pieces, const options& opt = {});
 
 /// The partial state (detred/partial.hpp) of the sum over x (device memory), the global elements
 /// [offset, offset + x.size()): its subtree nodes computed on the GPU, its raw ends copied back. Merges with
-/// states from the CPU, other GPUs or other processes. Waits for `stream`.
-partial_state sum_state(std::span<const double> x, std::uint64_t offset, workspace& ws, mode m = mode::tree,
-                        stream_t stream = nullptr);
-partial_state sum_state(std::span<const float> x, std::uint64_t offset, workspace& ws, mode m = mode::tree,
-                        stream_t stream = nullptr);
-
-// Every other operation of the host API (detred/dot.hpp, norms.hpp, extrema.hpp, stats.hpp, the sums of 16-bit
-// floats and integers in sum.hpp), on device memory, with the same rules, errors and result bits as the host call.
-// The synchronous forms wait for `stream` and return the value; the _async forms enqueue and write the result to
-// device memory. Integer sums and the selections are synchronous only: an integer sum's range check and an empty
-// array's error need the host.
-
-double dot(std::span<const double> x, std::span<const double> y, workspace& ws, mode m = mode::tree,
-           stream_t stream = nullptr);
-float dot(std::span<const float> x, std::span<const float> y, workspace& ws, mode m = mode::tree,
-          stream_t stream = nullptr);
-float dot(std::span<const float16> x, std::span<const float16> y, workspace& ws, mode m = mode::tree,
-          stream_t stream = nullptr);
-float dot(std::span<const bfloat16> x, std::span<const bfloat16> y, workspace& ws, mode m = mode::tree,
-          stream_t stream = nullptr);
-void dot_async(std::span<const double> x, std::span<const double> y, double* result, workspace& ws, mode m = mode::tree,
-               stream_t stream = nullptr);
-void dot_async(std::span<const float> x, std::span<const float> y, float* result, workspace& ws, mode m = mode::tree,
-               stream_t stream = nullptr);
-void dot_async(std::span<const float16> x, std::span<const float16> y, float* result, workspace& ws,
-               mode m = mode::tree, stream_t stream = nullptr);
-void dot_async(std::span<const bfloat16> x, std::span<const bfloat16> y, float* result, workspace& ws,
-               mode m = mode::tree, stream_t stream = nullptr);
-
-float sum(std::span<const float16> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
-float sum(std::span<const bfloat16> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
-void sum_async(std::span<const float16> x, float* result, workspace& ws, mode m = mode::tree,
-               stream_t stream = nullptr);
-void sum_async(std::span<const bfloat16> x, float* result, workspace& ws, mode m = mode::tree,
-               stream_t stream = nullptr);
-std::int64_t sum(std::span<const std::int32_t> x, workspace& ws, stream_t stream = nullptr);
-std::int64_t sum(std::span<const std::int64_t> x, workspace& ws, stream_t stream = nullptr);
-std::uint64_t sum(std::span<const std::uint32_t> x, workspace& ws, stream_t stream = nullptr);
-std::uint64_t sum(std::span<const std::uint64_t> x, workspace& ws, stream_t stream = nullptr);
-
-double asum(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
-float asum(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
-void asum_async(std::span<const double> x, double* result, workspace& ws, mode m = mode::tree,
-                stream_t stream = nullptr);
-void asum_async(std::span<const float> x, float* result, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
-double nrm2(std::span<const double> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
-float nrm2(std::span<const float> x, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
-void nrm2_async(std::span<const double> x, double* result, workspace& ws, mode m = mode::tree,
-                stream_t stream = nullptr);
-void nrm2_async(std::span<const float> x, float* result, workspace& ws, mode m = mode::tree, stream_t stream = nullptr);
-
-statistics<double> stats(std::span<const double> x, workspace& ws, stream_t stream = nullptr);
-statistics<float> stats(std::span<const float> x, workspace& ws, stream_t stream = nullptr);
-void stats_async(std::span<const double> x, statistics<double>* result, workspace& ws, stream_t stream = nullptr);
-void stats_async(std::span<const float> x, statistics<float>* result, workspace& ws, stream_t stream = nullptr);
-
-#define DETRED_CUDA_SELECTIONS(T)                                                       \
-  T min(std::span<const T> x, workspace& ws, stream_t stream = nullptr);                \
-  T max(std::span<const T> x, workspace& ws, stream_t stream = nullptr);                \
-  std::uint64_t argmin(std::span<const T> x, workspace& ws, stream_t stream = nullptr); \
-  std::uint64_t argmax(std::span<const T> x, workspace& ws, stream_t stream = nullptr);
-DETRED_CUDA_SELECTIONS(double)
-DETRED_CUDA_SELECTIONS(float)
-DETRED_CUDA_SELECTIONS(std::int32_t)
-DETRED_CUDA_SELECTIONS(std::int64_t)
-DETRED_CUDA_SELECTIONS(std::uint32_t)
-DETRED_CUDA_SELECTIONS(std::uint64_t)
-#undef DETRED_CUDA_SELECTIONS
+/// states from the CPU, other GPUs or other processes. Waits for opt.stream.
+partial_state sum_state(std::span<const double> x, std::uint64_t offset, const options& opt = {});
+partial_state sum_state(std::span<const float> x, std::uint64_t offset, const options& opt = {});
 
 // Batched reductions of device memory, with detred/batched.hpp's guarantee: result k equals, bit for bit, the
 // single-array call (CPU or GPU) on segment, row or column k alone. values, offsets and results are device memory;
-// these calls are enqueued on `stream` and return at once (the results are ready when the stream gets there).
-// Offsets in device memory are not read by the host, so they are not checked: they must be non-decreasing and
-// within the values. An empty segment gives the single-array value of an empty array (sum -0.0, stats count 0);
-// min and max of an empty segment give NaN, argmin and argmax 2^64 - 1 (the host calls refuse empty segments).
+// these calls are enqueued on opt.stream and return at once (the results are ready when the stream gets there).
+// Offsets in device memory are not read by the host: the device checks them (non-decreasing, within the values,
+// and no empty segment for min, max, argmin and argmax, which refuse an empty array everywhere) before it reduces,
+// and records the first bad one in the workspace, which the next synchronize(options) throws as detred::error
+// naming it; the results are then unspecified. An empty segment of the other operations gives the single-array
+// value of an empty array (sum -0.0, stats count 0).
 #define DETRED_CUDA_BATCHED(T)                                                                                         \
-  void sum_async(std::span<const T> values, segments s, std::span<T> results, workspace& ws, mode m = mode::tree,      \
-                 stream_t stream = nullptr);                                                                           \
-  void asum_async(std::span<const T> values, segments s, std::span<T> results, workspace& ws, mode m = mode::tree,     \
-                  stream_t stream = nullptr);                                                                          \
-  void nrm2_async(std::span<const T> values, segments s, std::span<T> results, workspace& ws, mode m = mode::tree,     \
-                  stream_t stream = nullptr);                                                                          \
-  void dot_async(std::span<const T> x, std::span<const T> y, segments s, std::span<T> results, workspace& ws,          \
-                 mode m = mode::tree, stream_t stream = nullptr);                                                      \
-  void min_async(std::span<const T> values, segments s, std::span<T> results, workspace& ws,                           \
-                 stream_t stream = nullptr);                                                                           \
-  void max_async(std::span<const T> values, segments s, std::span<T> results, workspace& ws,                           \
-                 stream_t stream = nullptr);                                                                           \
-  void argmin_async(std::span<const T> values, segments s, std::span<std::uint64_t> results, workspace& ws,            \
-                    stream_t stream = nullptr);                                                                        \
-  void argmax_async(std::span<const T> values, segments s, std::span<std::uint64_t> results, workspace& ws,            \
-                    stream_t stream = nullptr);                                                                        \
-  void stats_async(std::span<const T> values, segments s, std::span<statistics<T>> results, workspace& ws,             \
-                   stream_t stream = nullptr);                                                                         \
+  void sum_async(std::span<const T> values, segments s, std::span<T> results, const options& opt = {});                \
+  void asum_async(std::span<const T> values, segments s, std::span<T> results, const options& opt = {});               \
+  void nrm2_async(std::span<const T> values, segments s, std::span<T> results, const options& opt = {});               \
+  void dot_async(std::span<const T> x, std::span<const T> y, segments s, std::span<T> results,                         \
+                 const options& opt = {});                                                                             \
+  void min_async(std::span<const T> values, segments s, std::span<T> results, const options& opt = {});                \
+  void max_async(std::span<const T> values, segments s, std::span<T> results, const options& opt = {});                \
+  void argmin_async(std::span<const T> values, segments s, std::span<std::uint64_t> results, const options& opt = {}); \
+  void argmax_async(std::span<const T> values, segments s, std::span<std::uint64_t> results, const options& opt = {}); \
+  void stats_async(std::span<const T> values, segments s, std::span<statistics<T>> results, const options& opt = {});  \
   /* Along an axis of a matrix in device memory: as detred::sum(matrix_view, axis, ...). */                            \
-  void sum_async(matrix_view<T> a, int axis, std::span<T> results, workspace& ws, mode m = mode::tree,                 \
-                 stream_t stream = nullptr);                                                                           \
-  void asum_async(matrix_view<T> a, int axis, std::span<T> results, workspace& ws, mode m = mode::tree,                \
-                  stream_t stream = nullptr);                                                                          \
-  void nrm2_async(matrix_view<T> a, int axis, std::span<T> results, workspace& ws, mode m = mode::tree,                \
-                  stream_t stream = nullptr);                                                                          \
-  void min_async(matrix_view<T> a, int axis, std::span<T> results, workspace& ws, stream_t stream = nullptr);          \
-  void max_async(matrix_view<T> a, int axis, std::span<T> results, workspace& ws, stream_t stream = nullptr);          \
-  void stats_async(matrix_view<T> a, int axis, std::span<statistics<T>> results, workspace& ws,                        \
-                   stream_t stream = nullptr);                                                                         \
+  void sum_async(matrix_view<T> a, int axis, std::span<T> results, const options& opt = {});                           \
+  void asum_async(matrix_view<T> a, int axis, std::span<T> results, const options& opt = {});                          \
+  void nrm2_async(matrix_view<T> a, int axis, std::span<T> results, const options& opt = {});                          \
+  void min_async(matrix_view<T> a, int axis, std::span<T> results, const options& opt = {});                           \
+  void max_async(matrix_view<T> a, int axis, std::span<T> results, const options& opt = {});                           \
+  void stats_async(matrix_view<T> a, int axis, std::span<statistics<T>> results, const options& opt = {});             \
   /* Grouped by key (scatter-add): as detred::sum_by_key. Checks the keys on the device and waits for the stream */    \
   /* (an invalid key throws detred::error naming its index).                                                    */     \
-  void sum_by_key(std::span<const T> values, std::span<const std::uint32_t> keys, std::span<T> results, workspace& ws, \
-                  mode m = mode::tree, stream_t stream = nullptr);
+  void sum_by_key(std::span<const T> values, std::span<const std::uint32_t> keys, std::span<T> results,                \
+                  const options& opt = {});
 DETRED_CUDA_BATCHED(double)
 DETRED_CUDA_BATCHED(float)
 #undef DETRED_CUDA_BATCHED

@@ -2,20 +2,21 @@
 // The CUDA scans: detred::cumsum (detred/scan.hpp) of data in GPU memory, every output bit for bit equal to the CPU's.
 // Included by detred/cuda.hpp; plain C++ (no CUDA header), like it.
 //
-//   detred::cuda::workspace ws;
-//   detred::cuda::cumsum_async(std::span<const float>(d_x, n), std::span<float>(d_y, n), ws, detred::mode::tree, s);
-//   detred::cuda::exclusive_cumsum(std::span<const double>(d_x, n), std::span<double>(d_x, n), ws);  // in place
+//   detred::cuda::cumsum_async(std::span<const float>(d_x, n), std::span<float>(d_y, n), {.stream = s});
+//   detred::cuda::exclusive_cumsum(std::span<const double>(d_x, n), std::span<double>(d_x, n));  // in place
 //
 // The rules are those of the host calls (docs/scan.md): output y_i depends only on i, x_0..x_i, the mode and the scan
 // order version, never on n, the GPU, the launch or the pointers' alignment. Types: double -> double, float ->
 // float, float16 and bfloat16 -> float (accumulated in float); modes tree and compensated (mode::exact throws
-// detred::error, as on the CPU). Integers exactly: int32 and int64 -> int64, uint32 and uint64 -> uint64; those calls
-// are synchronous only (an output that does not fit throws detred::overflow_error naming the first such output and
-// its exact value, which needs the host; the outputs are then unspecified). y.size() must equal x.size(); y may be x
+// detred::error, as on the CPU). Integers exactly: int32 and int64 -> int64, uint32 and uint64 -> uint64; an output
+// that does not fit is detred::overflow_error naming the first such output and its exact value, thrown by the
+// synchronous call, recorded in the workspace by the _async one for the next synchronize(options) to throw (the
+// outputs are then unspecified). y.size() must equal x.size(); y may be x
 // itself (same address and element type) but may not overlap it otherwise.
 //
-// The _async calls enqueue on `stream` and return at once (x must stay valid and unchanged, and the workspace unused
-// by other calls, until the stream has run them); the others wait for `stream` (only). Every call allocates nothing
+// The options as for every CUDA call (detred/cuda.hpp): mode, stream, workspace. The _async calls enqueue on
+// opt.stream and return at once (x must stay valid and unchanged until the stream has run them); the others wait
+// for opt.stream (only). Every call allocates nothing
 // once the workspace has served a scan at least as large (it grows in stream order, as for the sums).
 #pragma once
 
@@ -35,22 +36,15 @@ namespace detred::cuda {
 // One array in device memory; and per segment: the offsets (detred/batched.hpp) are device memory, not read by the
 // host and so not checked (non-decreasing, within x); y[offsets[k] .. offsets[k+1]) gets the bits of the one-array
 // call on segment k alone, and outputs outside every segment are left as they are.
-#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                               \
-  void cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree,                       \
-                    stream_t stream = nullptr);                                                                        \
-  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree,             \
-                              stream_t stream = nullptr);                                                              \
-  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree, stream_t stream = nullptr); \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m = mode::tree,                   \
-                        stream_t stream = nullptr);                                                                    \
-  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree,           \
-                    stream_t stream = nullptr);                                                                        \
-  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree, \
-                              stream_t stream = nullptr);                                                              \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree,                 \
-              stream_t stream = nullptr);                                                                              \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m = mode::tree,       \
-                        stream_t stream = nullptr);
+#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                     \
+  void cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt = {});                       \
+  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt = {});             \
+  void cumsum(std::span<const In> x, std::span<Out> y, const options& opt = {});                             \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, const options& opt = {});                   \
+  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});           \
+  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {}); \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});                 \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});
 DETRED_CUDA_FLOAT_SCANS(double, double)
 DETRED_CUDA_FLOAT_SCANS(float, float)
 DETRED_CUDA_FLOAT_SCANS(float16, float)
@@ -58,11 +52,15 @@ DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
 #undef DETRED_CUDA_FLOAT_SCANS
 
 // Integers: synchronous only (see above).
-#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                    \
-  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream = nullptr);             \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream = nullptr);   \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream = nullptr); \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream = nullptr);
+#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                   \
+  void cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt = {});                       \
+  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt = {});             \
+  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});           \
+  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {}); \
+  void cumsum(std::span<const In> x, std::span<Out> y, const options& opt = {});                             \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, const options& opt = {});                   \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});                 \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});
 DETRED_CUDA_INTEGER_SCANS(std::int32_t, std::int64_t)
 DETRED_CUDA_INTEGER_SCANS(std::int64_t, std::int64_t)
 DETRED_CUDA_INTEGER_SCANS(std::uint32_t, std::uint64_t)
@@ -71,11 +69,9 @@ DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
 
 // Along an axis of a matrix in device memory, as detred::cumsum(matrix_view, axis, ...): y holds rows x cols outputs
 // packed in a's layout; y may be a.data itself when a is packed.
-#define DETRED_CUDA_AXIS_SCANS(T)                                                                   \
-  void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m = mode::tree, \
-                    stream_t stream = nullptr);                                                     \
-  void cumsum(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m = mode::tree,       \
-              stream_t stream = nullptr);
+#define DETRED_CUDA_AXIS_SCANS(T)                                                         \
+  void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, const options& opt = {}); \
+  void cumsum(matrix_view<T> a, int axis, std::span<T> y, const options& opt = {});
 DETRED_CUDA_AXIS_SCANS(double)
 DETRED_CUDA_AXIS_SCANS(float)
 #undef DETRED_CUDA_AXIS_SCANS

@@ -11,14 +11,19 @@
 // also each with [[gnu::visibility("default")]], which their explicit instantiations in lib/ need.
 #pragma GCC visibility push(default)
 
+struct CUstream_st;
+
 namespace detred {
+
+namespace cuda {
+class workspace;
+}
 
 /// How the additions of the canonical order are carried out.
 enum class mode {
   tree,         ///< plain additions; error <= gamma_D * sum|x_i|
   compensated,  ///< an error-free (sum, correction) pair through the same tree; see docs/error-bounds.md
-  exact,        ///< the correctly rounded exact result (sum, dot, asum of float and double on the CPU, one array or
-                ///< batched; docs/exact.md)
+  exact,        ///< the correctly rounded exact result; the catalogue (docs/operations.md) lists where (docs/exact.md)
 };
 
 /// Which CPU instruction set runs the lanes. Every choice gives the same bits; forcing one is for tests and for
@@ -39,7 +44,9 @@ enum class backend {
   cuda,  ///< copies host data to the GPU and reduces it there; throws detred::error if CUDA is not built or present
 };
 
-/// Per-call options. An aggregate, so call sites read `{.mode = detred::mode::compensated, .threads = 4}`.
+/// Per-call options: every entry point takes its data, then these (host, CUDA, batches, pieces, MPI, reference).
+/// An aggregate, so call sites read `{.mode = detred::mode::compensated, .threads = 4}`. A field a call has no use
+/// for is ignored (threads and isa on the GPU, stream and workspace on the CPU); none changes the result bits.
 struct options {
   detred::mode mode = detred::mode::tree;
   /// OpenMP threads; 0 = library default (the OpenMP default, normally the hardware thread count, or one thread
@@ -48,6 +55,12 @@ struct options {
   int threads = 0;
   detred::isa isa = detred::isa::automatic;
   detred::backend backend = detred::backend::automatic;
+  /// The CUDA stream a GPU call is ordered on (a cudaStream_t as it is; nullptr: the legacy default stream).
+  ::CUstream_st* stream = nullptr;
+  /// The workspace a GPU call uses (detred/cuda.hpp). nullptr: one the library keeps per (device, stream) pair,
+  /// created at the first call and used by one call at a time. Pass your own to keep calls on one stream from
+  /// waiting for each other's host side, or to control when device memory is allocated.
+  cuda::workspace* workspace = nullptr;
 };
 
 /// The exception type detred throws: invalid arguments (unknown mode, negative thread count, an instruction set

@@ -12,8 +12,9 @@
 
 namespace detred::reference {
 
-double sum(std::span<const double> x, mode m);
-float sum(std::span<const float> x, mode m);
+/// The sum of x in the canonical order. Only opt.mode applies: the reference runs on one thread, in scalar code.
+double sum(std::span<const double> x, const options& opt = {});
+float sum(std::span<const float> x, const options& opt = {});
 
 }  // namespace detred::reference
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The public CUDA entry points (detred/cuda.hpp): argument checks, workspace sizing, then enqueue_reduction. Every
-// operation goes through the three templates below; the named functions only pick the operator.
+// The public CUDA entry points of one array (detred/cuda.hpp): the type-erased cores of cuda::reduce and
+// cuda::reduce_async, which the named calls are; argument checks, workspace sizing, then enqueue_reduction.
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -9,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "call_workspace.hpp"
 #include "core/integer_results.hpp"
 #include "core/operators.hpp"
 #include "core/validate.hpp"
@@ -19,6 +22,7 @@
 #include "exact_enqueue.hpp"
 #include "host_reduction.hpp"
 #include "launch_plan.hpp"
+#include "pending_errors.hpp"
 #include "workspace_state.hpp"
 
 namespace detred::cuda {
@@ -140,214 +144,106 @@ typename Op::result run_host(const order::operands<Op>& x, std::uint64_t n, work
   return run_device<Op>(staged, n, ws, stream, what);
 }
 
-template <class Op>
-order::operands<Op> one(std::span<const typename Op::input> x) {
-  return {{x.data()}, 0};
+/// "detred::cuda::sum", ...: how errors name a call.
+const std::string& call_name(operation op) {
+  static const std::array<std::string, catalogue::operations.size()> names = [] {
+    std::array<std::string, catalogue::operations.size()> r;
+    for (operation o : catalogue::operations) {
+      r[static_cast<std::size_t>(o)] = std::string("detred::cuda::") + to_string(o);
+    }
+    return r;
+  }();
+  const auto k = static_cast<std::size_t>(op);
+  return names[k < names.size() ? k : 0];
 }
 
-template <class Op>
-order::operands<Op> two(std::span<const typename Op::input> x, std::span<const typename Op::input> y,
-                        const char* what) {
-  validate_lengths(x.size(), y.size(), what);
-  return {{x.data(), y.data()}, 0};
-}
-
-template <class T, class Result>
-void sum_async_any(std::span<const T> x, Result* result, workspace& ws, mode m, stream_t stream) {
-  with_operator<T, operation::sum>(
-      checked_mode<T>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
-      [&]<class Op>() { enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA sum"); });
-}
-
-template <class T>
-order::float_value_t<T> sum_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
-  return with_operator<T, operation::sum>(
-      checked_mode<T>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
-      [&]<class Op>() { return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
-}
-
-template <class R, class I>
-R integer_sum(std::span<const I> x, workspace& ws, stream_t stream) {
-  using Op = order::integer_sum_op<I>;
-  return narrowed<R>(run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"), "CUDA sum");
-}
-
+/// O over x (and y) of T on the GPU: the checks every call shares (the catalogue, lengths, the empty-input rule),
+/// then the operator of (O, mode, T). async: enqueued, the result written to device memory; otherwise the operands
+/// may be host memory, and the result is waited for and written to host memory.
 template <operation O, class T>
-void norm_async(std::span<const T> x, order::float_value_t<T>* result, workspace& ws, mode m, stream_t stream,
-                const char* what) {
-  with_operator<T, O>(checked_mode<T>(m, O, backend::cuda, call_shape::array, what),
-                      [&]<class Op>() { enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, what); });
+void reduce_typed(const T* x, std::uint64_t n, const T* y, std::uint64_t ny, void* result, const options& opt,
+                  bool async) {
+  const char* what = call_name(O).c_str();
+  const mode m = checked_mode<T>(opt.mode, O, backend::cuda, call_shape::array, what);
+  if constexpr (catalogue::arity(O) == 2) validate_lengths(n, ny, what);
+  if constexpr (catalogue::needs_an_element(O)) {
+    if (n == 0) {
+      throw error(std::string(what) + ": an empty array has no " + to_string(O) + " (it needs at least 1 element)");
+    }
+  }
+  if (result == nullptr) throw error(std::string(what) + ": the result pointer is null");
+  detail::call_workspace held(opt);
+  workspace& ws = held.get();
+  const stream_t stream = opt.stream;
+  with_operator<T, O>(m, [&]<class Op>() {
+    order::operands<Op> operands{};
+    operands.data[0] = x;
+    if constexpr (Op::arity == 2) operands.data[1] = y;
+    if constexpr (std::is_same_v<Op, order::integer_sum_op<T>>) {
+      using R = result_t<O, T>;
+      state& s = detail::workspace_access::of(ws);
+      if (async) {
+        auto* wide = static_cast<order::wide_integer*>(s.result);
+        enqueue_into<Op>(operands, n, wide, ws, stream, what);
+        detail::enqueue_narrow_sum<R>(wide, static_cast<R*>(result), s.pending, stream);
+      } else {
+        *static_cast<R*>(result) = narrowed<R>(run_host<Op>(operands, n, ws, stream, what), what);
+      }
+    } else if (async) {
+      enqueue_into<Op>(operands, n, static_cast<typename Op::result*>(result), ws, stream, what);
+    } else {
+      *static_cast<typename Op::result*>(result) = run_host<Op>(operands, n, ws, stream, what);
+    }
+  });
 }
 
-template <operation O, class T>
-order::float_value_t<T> norm_run(std::span<const T> x, workspace& ws, mode m, stream_t stream, const char* what) {
-  return with_operator<T, O>(checked_mode<T>(m, O, backend::cuda, call_shape::array, what),
-                             [&]<class Op>() { return run_device<Op>(one<Op>(x), x.size(), ws, stream, what); });
+/// reduce_typed<O, T> for the operation op, among the catalogue's from the K-th on.
+template <class T, std::size_t K = 0>
+void reduce_from(operation op, const void* x, std::uint64_t n, const void* y, std::uint64_t ny, void* result,
+                 const options& opt, bool async) {
+  if constexpr (K < catalogue::operations.size()) {
+    constexpr operation O = catalogue::operations[K];
+    if constexpr (has_operator<O, T>) {
+      if (op == O) {
+        return reduce_typed<O, T>(static_cast<const T*>(x), n, static_cast<const T*>(y), ny, result, opt, async);
+      }
+    }
+    reduce_from<T, K + 1>(op, x, n, y, ny, result, opt, async);
+  }
 }
 
-template <class T>
-void dot_async_any(std::span<const T> x, std::span<const T> y, order::float_value_t<T>* result, workspace& ws, mode m,
-                   stream_t stream) {
-  with_operator<T, operation::dot>(
-      checked_mode<T>(m, operation::dot, backend::cuda, call_shape::array, "detred::cuda::dot"),
-      [&]<class Op>() { enqueue_into<Op>(two<Op>(x, y, "CUDA dot"), x.size(), result, ws, stream, "CUDA dot"); });
-}
-
-template <class T>
-order::float_value_t<T> dot_any(std::span<const T> x, std::span<const T> y, workspace& ws, mode m, stream_t stream) {
-  return with_operator<T, operation::dot>(
-      checked_mode<T>(m, operation::dot, backend::cuda, call_shape::array, "detred::cuda::dot"),
-      [&]<class Op>() { return run_device<Op>(two<Op>(x, y, "CUDA dot"), x.size(), ws, stream, "CUDA dot"); });
-}
-
-template <class Op>
-typename Op::result selection(std::span<const typename Op::input> x, workspace& ws, stream_t stream, const char* what) {
-  if (x.empty()) throw error(std::string("CUDA ") + what + ": an empty array has no " + what);
-  return run_device<Op>(one<Op>(x), x.size(), ws, stream, what);
+void reduce_any(operation op, element_type t, const void* x, std::uint64_t n, const void* y, std::uint64_t ny,
+                void* result, const options& opt, bool async) {
+  if (catalogue::is_scan(op) || !catalogue::has(op, t)) {
+    throw error(std::string("detred::cuda::reduce: ") + to_string(t) + " elements have no " + to_string(op) +
+                (catalogue::is_scan(op) ? " (a scan: detred/cuda_scan.hpp)" : ""));
+  }
+  with_type(t, [&]<class T>() { reduce_from<T>(op, x, n, y, ny, result, opt, async); });
 }
 
 }  // namespace
 
-void sum_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
-  sum_async_any(x, result, ws, m, stream);
-}
-void sum_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
-  sum_async_any(x, result, ws, m, stream);
-}
-void sum_async(std::span<const float16> x, float* result, workspace& ws, mode m, stream_t stream) {
-  sum_async_any(x, result, ws, m, stream);
-}
-void sum_async(std::span<const bfloat16> x, float* result, workspace& ws, mode m, stream_t stream) {
-  sum_async_any(x, result, ws, m, stream);
-}
-double sum(std::span<const double> x, workspace& ws, mode m, stream_t stream) { return sum_any(x, ws, m, stream); }
-float sum(std::span<const float> x, workspace& ws, mode m, stream_t stream) { return sum_any(x, ws, m, stream); }
-float sum(std::span<const float16> x, workspace& ws, mode m, stream_t stream) { return sum_any(x, ws, m, stream); }
-float sum(std::span<const bfloat16> x, workspace& ws, mode m, stream_t stream) { return sum_any(x, ws, m, stream); }
-std::int64_t sum(std::span<const std::int32_t> x, workspace& ws, stream_t stream) {
-  return integer_sum<std::int64_t>(x, ws, stream);
-}
-std::int64_t sum(std::span<const std::int64_t> x, workspace& ws, stream_t stream) {
-  return integer_sum<std::int64_t>(x, ws, stream);
-}
-std::uint64_t sum(std::span<const std::uint32_t> x, workspace& ws, stream_t stream) {
-  return integer_sum<std::uint64_t>(x, ws, stream);
-}
-std::uint64_t sum(std::span<const std::uint64_t> x, workspace& ws, stream_t stream) {
-  return integer_sum<std::uint64_t>(x, ws, stream);
+void reduce_async(operation op, element_type t, const void* x, std::uint64_t n, const void* y, std::uint64_t ny,
+                  void* device_result, const options& opt) {
+  reduce_any(op, t, x, n, y, ny, device_result, opt, true);
 }
 
-template <class T>
-T sum_host_any(std::span<const T> x, workspace& ws, mode m, stream_t stream) {
-  return with_operator<T, operation::sum>(
-      checked_mode<T>(m, operation::sum, backend::cuda, call_shape::array, "detred::cuda::sum"),
-      [&]<class Op>() { return run_host<Op>(one<Op>(x), x.size(), ws, stream, "CUDA sum"); });
+void reduce(operation op, element_type t, const void* x, std::uint64_t n, const void* y, std::uint64_t ny,
+            void* host_result, const options& opt) {
+  reduce_any(op, t, x, n, y, ny, host_result, opt, false);
 }
 
-double sum_host(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
-  return sum_host_any(x, ws, m, stream);
+void synchronize(const options& opt) {
+  detail::call_workspace held(opt);
+  detail::throw_pending(held.get(), opt.stream);
 }
-float sum_host(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
-  return sum_host_any(x, ws, m, stream);
-}
-
-double dot(std::span<const double> x, std::span<const double> y, workspace& ws, mode m, stream_t stream) {
-  return dot_any(x, y, ws, m, stream);
-}
-float dot(std::span<const float> x, std::span<const float> y, workspace& ws, mode m, stream_t stream) {
-  return dot_any(x, y, ws, m, stream);
-}
-float dot(std::span<const float16> x, std::span<const float16> y, workspace& ws, mode m, stream_t stream) {
-  return dot_any(x, y, ws, m, stream);
-}
-float dot(std::span<const bfloat16> x, std::span<const bfloat16> y, workspace& ws, mode m, stream_t stream) {
-  return dot_any(x, y, ws, m, stream);
-}
-void dot_async(std::span<const double> x, std::span<const double> y, double* result, workspace& ws, mode m,
-               stream_t stream) {
-  dot_async_any(x, y, result, ws, m, stream);
-}
-void dot_async(std::span<const float> x, std::span<const float> y, float* result, workspace& ws, mode m,
-               stream_t stream) {
-  dot_async_any(x, y, result, ws, m, stream);
-}
-void dot_async(std::span<const float16> x, std::span<const float16> y, float* result, workspace& ws, mode m,
-               stream_t stream) {
-  dot_async_any(x, y, result, ws, m, stream);
-}
-void dot_async(std::span<const bfloat16> x, std::span<const bfloat16> y, float* result, workspace& ws, mode m,
-               stream_t stream) {
-  dot_async_any(x, y, result, ws, m, stream);
-}
-
-double asum(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
-  return norm_run<operation::asum>(x, ws, m, stream, "detred::cuda::asum");
-}
-float asum(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
-  return norm_run<operation::asum>(x, ws, m, stream, "detred::cuda::asum");
-}
-void asum_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
-  norm_async<operation::asum>(x, result, ws, m, stream, "detred::cuda::asum");
-}
-void asum_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
-  norm_async<operation::asum>(x, result, ws, m, stream, "detred::cuda::asum");
-}
-double nrm2(std::span<const double> x, workspace& ws, mode m, stream_t stream) {
-  return norm_run<operation::nrm2>(x, ws, m, stream, "detred::cuda::nrm2");
-}
-float nrm2(std::span<const float> x, workspace& ws, mode m, stream_t stream) {
-  return norm_run<operation::nrm2>(x, ws, m, stream, "detred::cuda::nrm2");
-}
-void nrm2_async(std::span<const double> x, double* result, workspace& ws, mode m, stream_t stream) {
-  norm_async<operation::nrm2>(x, result, ws, m, stream, "detred::cuda::nrm2");
-}
-void nrm2_async(std::span<const float> x, float* result, workspace& ws, mode m, stream_t stream) {
-  norm_async<operation::nrm2>(x, result, ws, m, stream, "detred::cuda::nrm2");
-}
-
-statistics<double> stats(std::span<const double> x, workspace& ws, stream_t stream) {
-  using Op = order::moments_op<double>;
-  return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA stats");
-}
-statistics<float> stats(std::span<const float> x, workspace& ws, stream_t stream) {
-  using Op = order::moments_op<float>;
-  return run_device<Op>(one<Op>(x), x.size(), ws, stream, "CUDA stats");
-}
-void stats_async(std::span<const double> x, statistics<double>* result, workspace& ws, stream_t stream) {
-  using Op = order::moments_op<double>;
-  enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA stats");
-}
-void stats_async(std::span<const float> x, statistics<float>* result, workspace& ws, stream_t stream) {
-  using Op = order::moments_op<float>;
-  enqueue_into<Op>(one<Op>(x), x.size(), result, ws, stream, "CUDA stats");
-}
-
-#define DETRED_CUDA_SELECTIONS(T)                                              \
-  T min(std::span<const T> x, workspace& ws, stream_t stream) {                \
-    return selection<order::min_op<T>>(x, ws, stream, "min");                  \
-  }                                                                            \
-  T max(std::span<const T> x, workspace& ws, stream_t stream) {                \
-    return selection<order::max_op<T>>(x, ws, stream, "max");                  \
-  }                                                                            \
-  std::uint64_t argmin(std::span<const T> x, workspace& ws, stream_t stream) { \
-    return selection<order::argmin_op<T>>(x, ws, stream, "argmin");            \
-  }                                                                            \
-  std::uint64_t argmax(std::span<const T> x, workspace& ws, stream_t stream) { \
-    return selection<order::argmax_op<T>>(x, ws, stream, "argmax");            \
-  }
-DETRED_CUDA_SELECTIONS(double)
-DETRED_CUDA_SELECTIONS(float)
-DETRED_CUDA_SELECTIONS(std::int32_t)
-DETRED_CUDA_SELECTIONS(std::int64_t)
-DETRED_CUDA_SELECTIONS(std::uint32_t)
-DETRED_CUDA_SELECTIONS(std::uint64_t)
-#undef DETRED_CUDA_SELECTIONS
 
 namespace detail {
 
 template <class Op>
-typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t n, workspace& ws) {
-  return run_host<Op>(x, n, ws, nullptr, "CUDA backend");
+typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t n, workspace& ws,
+                                     stream_t stream) {
+  return run_host<Op>(x, n, ws, stream, "CUDA backend");
 }
 
 // Emitted for every operator (taking the addresses instantiates them).

@@ -32,6 +32,7 @@
 #include "core/operators.hpp"
 #include "cuda_check.hpp"
 #include "leaf_pass.cuh"
+#include "pending_errors.hpp"
 #include "workspace_state.hpp"
 
 namespace detred::cuda::detail {
@@ -900,13 +901,16 @@ void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, s
 
 namespace {
 
-/// Records the index of the first key that is not a bin (atomicMin; valid keys touch nothing, so hot bins cost no
-/// contention).
+/// Records the index of the first key that is not a bin in the workspace's pending errors (atomicMin; valid keys
+/// touch nothing, so hot bins cost no contention).
 __global__ void check_keys(const std::uint32_t* __restrict__ keys, std::uint64_t n, std::uint64_t bins,
-                           unsigned long long* __restrict__ first_bad) {
+                           pending_errors* __restrict__ pending) {
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    if (keys[i] >= bins) atomicMin(first_bad, static_cast<unsigned long long>(i));
+    if (keys[i] >= bins) {
+      atomicMin(reinterpret_cast<unsigned long long*>(&pending->bad_key), static_cast<unsigned long long>(i));
+      pending->bins = bins;
+    }
   }
 }
 
@@ -931,37 +935,50 @@ __global__ void group_offsets(const std::uint32_t* __restrict__ sorted_keys, std
 
 }  // namespace
 
-template <class Op>
-std::uint64_t reduce_by_key(const typename Op::input* values, const std::uint32_t* keys, std::uint64_t n,
-                            std::uint64_t bins, typename Op::result* results, workspace& ws, stream_t stream) {
+template <class Op, class Key>
+void reduce_by_key(const typename Op::input* values, const Key* keys, std::uint64_t n, std::uint64_t bins,
+                   typename Op::result* results, workspace& ws, stream_t stream) {
   using T = typename Op::input;
-  if (bins == 0) return n == 0 ? ~std::uint64_t{0} : 0;
+  if (n == 0 && bins == 0) return;
   if (n > 0x7fffffffull) throw error("CUDA sum_by_key: more than 2^31 - 1 values");
+  if (bins > 0xffffffffull) throw error("CUDA sum_by_key: more than 2^32 - 1 bins");
   int bits = 1;
   while (bits < 32 && (std::uint64_t{1} << bits) < bins) ++bits;
   std::size_t sort_bytes = 0;
-  check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys, static_cast<std::uint32_t*>(nullptr), values,
-                                        static_cast<T*>(nullptr), static_cast<int>(n), 0, bits, stream),
+  check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, static_cast<const std::uint32_t*>(nullptr),
+                                        static_cast<std::uint32_t*>(nullptr), values, static_cast<T*>(nullptr),
+                                        static_cast<int>(n), 0, bits, stream),
         "cub radix sort (size)");
-  // Scratch: the group offsets and the bad-key slot, the sorted keys, the sorted values, the sort's own, the lines'.
+  // Scratch: the group offsets, the sorted keys, the sorted values, the sort's own, the lines', and for int64 keys
+  // their uint32 copy.
   const std::uint64_t offsets_bytes = aligned(sizeof(std::uint64_t) * (bins + 2));
   const std::uint64_t keys_bytes = aligned(n * sizeof(std::uint32_t));
   const std::uint64_t values_bytes = aligned(n * sizeof(T));
-  char* const scratch = reserve_scratch(
-      ws, offsets_bytes + keys_bytes + values_bytes + aligned(sort_bytes) + lines_scratch_bytes<Op>(n), stream);
+  const std::uint64_t narrow_bytes = std::is_same_v<Key, std::uint32_t> ? 0 : keys_bytes;
+  char* const scratch = reserve_scratch(ws,
+                                        offsets_bytes + keys_bytes + values_bytes + aligned(sort_bytes) +
+                                            lines_scratch_bytes<Op>(n) + narrow_bytes,
+                                        stream);
   auto* const offsets = reinterpret_cast<std::uint64_t*>(scratch);
-  auto* const first_bad = reinterpret_cast<unsigned long long*>(offsets + bins + 1);
   auto* const sorted_keys = reinterpret_cast<std::uint32_t*>(scratch + offsets_bytes);
   auto* const sorted_values = reinterpret_cast<T*>(scratch + offsets_bytes + keys_bytes);
   char* const sort_scratch = scratch + offsets_bytes + keys_bytes + values_bytes;
   char* const lines_scratch = sort_scratch + aligned(sort_bytes);
+  pending_errors* const pending = workspace_access::of(ws).pending;
 
-  check(cudaMemsetAsync(first_bad, 0xff, sizeof(unsigned long long), stream), "cudaMemsetAsync (key check)");
-  check_keys<<<resident_blocks(check_keys, batch_block), batch_block, 0, stream>>>(keys, n, bins, first_bad);
+  const std::uint32_t* narrow_keys = nullptr;
+  if constexpr (std::is_same_v<Key, std::uint32_t>) {
+    narrow_keys = keys;
+  } else {
+    auto* const to = reinterpret_cast<std::uint32_t*>(lines_scratch + lines_scratch_bytes<Op>(n));
+    enqueue_narrow_keys(keys, to, n, bins, pending, stream);
+    narrow_keys = to;
+  }
+  check_keys<<<resident_blocks(check_keys, batch_block), batch_block, 0, stream>>>(narrow_keys, n, bins, pending);
   check(cudaGetLastError(), "key check launch");
   // A stable sort: each key's values stay in index order. Each group's segment is then found by a binary search
   // of the sorted keys, with no counting (atomics on a few hot bins would serialize).
-  check(cub::DeviceRadixSort::SortPairs(sort_scratch, sort_bytes, keys, sorted_keys, values, sorted_values,
+  check(cub::DeviceRadixSort::SortPairs(sort_scratch, sort_bytes, narrow_keys, sorted_keys, values, sorted_values,
                                         static_cast<int>(n), 0, bits, stream),
         "cub radix sort");
   const std::uint64_t offset_blocks = (bins + batch_block) / batch_block;
@@ -970,10 +987,6 @@ std::uint64_t reduce_by_key(const typename Op::input* values, const std::uint32_
   check(cudaGetLastError(), "group offsets launch");
   enqueue_lines_in<Op>(order::operands<Op>{{sorted_values}, 0}, n, {.offsets = offsets}, bins, results, lines_scratch,
                        stream);
-  unsigned long long bad = 0;
-  check(cudaMemcpyAsync(&bad, first_bad, sizeof bad, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (key check)");
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (sum_by_key)");
-  return bad;
 }
 
 // The kernels of every batched operator.
@@ -987,7 +1000,7 @@ template struct instantiate_batches<batch_operators>;
 
 template <class... Ops>
 struct instantiate_by_key {
-  static constexpr std::tuple pointers{&reduce_by_key<Ops>...};
+  static constexpr std::tuple pointers{&reduce_by_key<Ops, std::uint32_t>..., &reduce_by_key<Ops, std::int64_t>...};
 };
 template struct instantiate_by_key<
     order::sum_op<double, order::plain_sums>, order::sum_op<double, order::compensated_sums>,

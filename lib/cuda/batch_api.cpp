@@ -5,16 +5,19 @@
 #include <span>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include <cuda_runtime_api.h>
 
 #include "batch_enqueue.hpp"
+#include "call_workspace.hpp"
 #include "core/batch_checks.hpp"
 #include "core/operators.hpp"
 #include "core/validate.hpp"
 #include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
+#include "pending_errors.hpp"
 #include "workspace_state.hpp"
 
 namespace detred {
@@ -27,47 +30,65 @@ void check_device(workspace& ws) { detail::workspace_access::of(ws).check_curren
 
 template <class Op>
 void segments_on_device(std::span<const typename Op::input> x, std::span<const typename Op::input> y, const segments& s,
-                        std::span<typename Op::result> results, workspace& ws, stream_t stream, const char* what) {
-  check_device(ws);
+                        std::span<typename Op::result> results, const options& opt, operation op, const char* what) {
   validate_segment_count(s, results.size(), what);
   order::operands<Op> operands{};
   operands.data[0] = x.data();
   if constexpr (Op::arity == 2) {
-    validate_lengths(x.size(), y.size(), "detred::cuda::dot");
+    validate_lengths(x.size(), y.size(), what);
     operands.data[1] = y.data();
   }
+  detail::call_workspace held(opt);
+  workspace& ws = held.get();
+  check_device(ws);
+  if (catalogue::needs_an_element(op)) {
+    // The offsets are device memory: the device checks them, for synchronize to report (pending_errors.hpp).
+    detail::enqueue_check_nonempty(s.offsets.data(), results.size(), op, detail::workspace_access::of(ws).pending,
+                                   opt.stream);
+  }
   detail::enqueue_lines<Op>(operands, x.size(), {.offsets = s.offsets.data()}, results.size(), results.data(), ws,
-                            stream);
+                            opt.stream);
 }
 
 template <class Op>
 void axis_on_device(const matrix_view<typename Op::input>& a, int axis, std::span<typename Op::result> results,
-                    workspace& ws, stream_t stream, const char* what) {
-  check_device(ws);
+                    const options& opt, operation op, const char* what) {
   const axis_lines l = lines_of(a, axis, results.size(), what);
+  if (catalogue::needs_an_element(op)) {
+    if (l.length == 0 && l.count > 0) {
+      throw error(std::string(what) + ": the lines along axis " + std::to_string(axis) +
+                  " are empty, and an empty array has no " + to_string(op));
+    }
+  }
+  detail::call_workspace held(opt);
+  workspace& ws = held.get();
+  check_device(ws);
   const order::operands<Op> x{{a.data}, 0};
   if (l.contiguous) {
     detail::enqueue_lines<Op>(x, extent_of(a), {.stride = l.stride, .length = l.length}, l.count, results.data(), ws,
-                              stream);
+                              opt.stream);
   } else {
-    detail::enqueue_strided_lines<Op>(x, l.length, l.stride, l.count, results.data(), ws, stream);
+    detail::enqueue_strided_lines<Op>(x, l.length, l.stride, l.count, results.data(), ws, opt.stream);
   }
 }
 
-template <class Op>
-void by_key_on_device(std::span<const typename Op::input> values, std::span<const std::uint32_t> keys,
-                      std::span<typename Op::result> results, workspace& ws, stream_t stream, const char* what) {
-  check_device(ws);
+template <class Op, class Key>
+void by_key_on_device(std::span<const typename Op::input> values, std::span<const Key> keys,
+                      std::span<typename Op::result> results, const options& opt, bool wait) {
+  const char* what = "detred::cuda::sum_by_key";
   if (keys.size() != values.size()) {
-    throw error(std::string("detred::cuda::") + what + ": keys and values differ in length (" +
-                std::to_string(keys.size()) + " and " + std::to_string(values.size()) + ")");
+    throw error(std::string(what) + ": keys and values differ in length (" + std::to_string(keys.size()) + " and " +
+                std::to_string(values.size()) + ")");
   }
-  const std::uint64_t bad =
-      detail::reduce_by_key<Op>(values.data(), keys.data(), values.size(), results.size(), results.data(), ws, stream);
-  if (bad != ~std::uint64_t{0}) {
-    throw error(std::string("detred::cuda::") + what + ": the key at index " + std::to_string(bad) +
-                " is not a bin (the results span holds " + std::to_string(results.size()) + " bins)");
+  if (results.empty() && !keys.empty()) {
+    throw error(std::string(what) + ": the key at index 0 is not a bin (the results span holds 0 bins)");
   }
+  detail::call_workspace held(opt);
+  workspace& ws = held.get();
+  check_device(ws);
+  detail::reduce_by_key<Op, Key>(values.data(), keys.data(), values.size(), results.size(), results.data(), ws,
+                                 opt.stream);
+  if (wait) detail::throw_pending(ws, opt.stream);
 }
 
 template <class T>
@@ -75,73 +96,81 @@ std::span<const T> none() {
   return {};
 }
 
+/// f with the policy of opt.mode for `op` in call shape `shape`, after the catalogue's check.
+template <class T, class F>
+void with_checked_policy(const options& opt, operation op, call_shape shape, const char* what, F&& f) {
+  with_policy(checked_mode<T>(opt.mode, op, backend::cuda, shape, what), std::forward<F>(f));
+}
+
 }  // namespace
 
-#define DETRED_CUDA_BATCHED(T)                                                                                         \
-  void sum_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, mode m, stream_t st) {               \
-    with_policy(checked_mode<T>(m, operation::sum, backend::cuda, call_shape::segments, "detred::cuda::sum"),          \
-                [&]<class P>() { segments_on_device<order::sum_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::sum"); }); \
-  }                                                                                                                    \
-  void asum_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, mode m, stream_t st) {              \
-    with_policy(                                                                                                       \
-        checked_mode<T>(m, operation::asum, backend::cuda, call_shape::segments, "detred::cuda::asum"),                \
-        [&]<class P>() { segments_on_device<order::asum_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::asum"); });       \
-  }                                                                                                                    \
-  void nrm2_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, mode m, stream_t st) {              \
-    with_policy(                                                                                                       \
-        checked_mode<T>(m, operation::nrm2, backend::cuda, call_shape::segments, "detred::cuda::nrm2"),                \
-        [&]<class P>() { segments_on_device<order::nrm2_op<T, P>>(v, none<T>(), s, r, ws, st, "cuda::nrm2"); });       \
-  }                                                                                                                    \
-  void dot_async(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, workspace& ws, mode m,        \
-                 stream_t st) {                                                                                        \
-    with_policy(checked_mode<T>(m, operation::dot, backend::cuda, call_shape::segments, "detred::cuda::dot"),          \
-                [&]<class P>() { segments_on_device<order::dot_op<T, P>>(x, y, s, r, ws, st, "cuda::dot"); });         \
-  }                                                                                                                    \
-  void min_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, stream_t st) {                       \
-    segments_on_device<order::min_op<T>>(v, none<T>(), s, r, ws, st, "cuda::min");                                     \
-  }                                                                                                                    \
-  void max_async(std::span<const T> v, segments s, std::span<T> r, workspace& ws, stream_t st) {                       \
-    segments_on_device<order::max_op<T>>(v, none<T>(), s, r, ws, st, "cuda::max");                                     \
-  }                                                                                                                    \
-  void argmin_async(std::span<const T> v, segments s, std::span<std::uint64_t> r, workspace& ws, stream_t st) {        \
-    segments_on_device<order::argmin_op<T>>(v, none<T>(), s, r, ws, st, "cuda::argmin");                               \
-  }                                                                                                                    \
-  void argmax_async(std::span<const T> v, segments s, std::span<std::uint64_t> r, workspace& ws, stream_t st) {        \
-    segments_on_device<order::argmax_op<T>>(v, none<T>(), s, r, ws, st, "cuda::argmax");                               \
-  }                                                                                                                    \
-  void stats_async(std::span<const T> v, segments s, std::span<statistics<T>> r, workspace& ws, stream_t st) {         \
-    segments_on_device<order::moments_op<T>>(v, none<T>(), s, r, ws, st, "cuda::stats");                               \
-  }                                                                                                                    \
-  void sum_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, mode m, stream_t st) {                     \
-    with_policy(checked_mode<T>(m, operation::sum, backend::cuda, call_shape::axis, "detred::cuda::sum"),              \
-                [&]<class P>() { axis_on_device<order::sum_op<T, P>>(a, axis, r, ws, st, "cuda::sum"); });             \
-  }                                                                                                                    \
-  void asum_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, mode m, stream_t st) {                    \
-    with_policy(checked_mode<T>(m, operation::asum, backend::cuda, call_shape::axis, "detred::cuda::asum"),            \
-                [&]<class P>() { axis_on_device<order::asum_op<T, P>>(a, axis, r, ws, st, "cuda::asum"); });           \
-  }                                                                                                                    \
-  void nrm2_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, mode m, stream_t st) {                    \
-    with_policy(checked_mode<T>(m, operation::nrm2, backend::cuda, call_shape::axis, "detred::cuda::nrm2"),            \
-                [&]<class P>() { axis_on_device<order::nrm2_op<T, P>>(a, axis, r, ws, st, "cuda::nrm2"); });           \
-  }                                                                                                                    \
-  void min_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, stream_t st) {                             \
-    axis_on_device<order::min_op<T>>(a, axis, r, ws, st, "cuda::min");                                                 \
-  }                                                                                                                    \
-  void max_async(matrix_view<T> a, int axis, std::span<T> r, workspace& ws, stream_t st) {                             \
-    axis_on_device<order::max_op<T>>(a, axis, r, ws, st, "cuda::max");                                                 \
-  }                                                                                                                    \
-  void stats_async(matrix_view<T> a, int axis, std::span<statistics<T>> r, workspace& ws, stream_t st) {               \
-    axis_on_device<order::moments_op<T>>(a, axis, r, ws, st, "cuda::stats");                                           \
-  }                                                                                                                    \
-  void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, workspace& ws, mode m,       \
-                  stream_t st) {                                                                                       \
-    with_policy(checked_mode<T>(m, operation::sum, backend::cuda, call_shape::by_key, "detred::cuda::sum_by_key"),     \
-                [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, ws, st, "sum_by_key"); });             \
+#define DETRED_CUDA_POLICY_SEGMENTS(T, name, op_template)                                                             \
+  void name##_async(std::span<const T> v, segments s, std::span<T> r, const options& opt) {                           \
+    with_checked_policy<T>(opt, operation::name, call_shape::segments, "detred::cuda::" #name, [&]<class P>() {       \
+      segments_on_device<order::op_template<T, P>>(v, none<T>(), s, r, opt, operation::name, "detred::cuda::" #name); \
+    });                                                                                                               \
+  }                                                                                                                   \
+  void name##_async(matrix_view<T> a, int axis, std::span<T> r, const options& opt) {                                 \
+    with_checked_policy<T>(opt, operation::name, call_shape::axis, "detred::cuda::" #name, [&]<class P>() {           \
+      axis_on_device<order::op_template<T, P>>(a, axis, r, opt, operation::name, "detred::cuda::" #name);             \
+    });                                                                                                               \
+  }
+#define DETRED_CUDA_BATCHED(T)                                                                                        \
+  DETRED_CUDA_POLICY_SEGMENTS(T, sum, sum_op)                                                                         \
+  DETRED_CUDA_POLICY_SEGMENTS(T, asum, asum_op)                                                                       \
+  DETRED_CUDA_POLICY_SEGMENTS(T, nrm2, nrm2_op)                                                                       \
+  void dot_async(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, const options& opt) {        \
+    with_checked_policy<T>(opt, operation::dot, call_shape::segments, "detred::cuda::dot", [&]<class P>() {           \
+      segments_on_device<order::dot_op<T, P>>(x, y, s, r, opt, operation::dot, "detred::cuda::dot");                  \
+    });                                                                                                               \
+  }                                                                                                                   \
+  void min_async(std::span<const T> v, segments s, std::span<T> r, const options& opt) {                              \
+    segments_on_device<order::min_op<T>>(v, none<T>(), s, r, opt, operation::min, "detred::cuda::min");               \
+  }                                                                                                                   \
+  void max_async(std::span<const T> v, segments s, std::span<T> r, const options& opt) {                              \
+    segments_on_device<order::max_op<T>>(v, none<T>(), s, r, opt, operation::max, "detred::cuda::max");               \
+  }                                                                                                                   \
+  void argmin_async(std::span<const T> v, segments s, std::span<std::uint64_t> r, const options& opt) {               \
+    segments_on_device<order::argmin_op<T>>(v, none<T>(), s, r, opt, operation::argmin, "detred::cuda::argmin");      \
+  }                                                                                                                   \
+  void argmax_async(std::span<const T> v, segments s, std::span<std::uint64_t> r, const options& opt) {               \
+    segments_on_device<order::argmax_op<T>>(v, none<T>(), s, r, opt, operation::argmax, "detred::cuda::argmax");      \
+  }                                                                                                                   \
+  void stats_async(std::span<const T> v, segments s, std::span<statistics<T>> r, const options& opt) {                \
+    checked_mode<T>(opt.mode, operation::stats, backend::cuda, call_shape::segments, "detred::cuda::stats");          \
+    segments_on_device<order::moments_op<T>>(v, none<T>(), s, r, opt, operation::stats, "detred::cuda::stats");       \
+  }                                                                                                                   \
+  void min_async(matrix_view<T> a, int axis, std::span<T> r, const options& opt) {                                    \
+    axis_on_device<order::min_op<T>>(a, axis, r, opt, operation::min, "detred::cuda::min");                           \
+  }                                                                                                                   \
+  void max_async(matrix_view<T> a, int axis, std::span<T> r, const options& opt) {                                    \
+    axis_on_device<order::max_op<T>>(a, axis, r, opt, operation::max, "detred::cuda::max");                           \
+  }                                                                                                                   \
+  void stats_async(matrix_view<T> a, int axis, std::span<statistics<T>> r, const options& opt) {                      \
+    checked_mode<T>(opt.mode, operation::stats, backend::cuda, call_shape::axis, "detred::cuda::stats");              \
+    axis_on_device<order::moments_op<T>>(a, axis, r, opt, operation::stats, "detred::cuda::stats");                   \
+  }                                                                                                                   \
+  void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& opt) {       \
+    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
+                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, true); });            \
+  }                                                                                                                   \
+  void sum_by_key(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& opt) {        \
+    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
+                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, true); });            \
+  }                                                                                                                   \
+  void sum_by_key_async(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& opt) { \
+    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
+                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, false); });           \
+  }                                                                                                                   \
+  void sum_by_key_async(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& opt) {  \
+    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
+                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, false); });           \
   }
 
 DETRED_CUDA_BATCHED(double)
 DETRED_CUDA_BATCHED(float)
 #undef DETRED_CUDA_BATCHED
+#undef DETRED_CUDA_POLICY_SEGMENTS
 
 }  // namespace cuda
 

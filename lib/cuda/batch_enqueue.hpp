@@ -32,10 +32,10 @@ void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, s
                            std::uint64_t count, typename Op::result* results, workspace& ws, stream_t stream);
 
 /// results[b] = Op over the values whose key is b, in index order, b < bins: a stable radix sort by key, then the
-/// groups as segments. Waits for the stream. Returns the index of the first key not below `bins` (the results are
-/// then meaningless), or 2^64 - 1 if every key is a bin.
-template <class Op>
-std::uint64_t reduce_by_key(const typename Op::input* values, const std::uint32_t* keys, std::uint64_t n,
-                            std::uint64_t bins, typename Op::result* results, workspace& ws, stream_t stream);
+/// groups as segments. Enqueued only; the first key outside [0, bins) is recorded in the workspace's pending errors
+/// (pending_errors.hpp), the results being then meaningless. Key: uint32 or int64 (narrowed to uint32 first).
+template <class Op, class Key>
+void reduce_by_key(const typename Op::input* values, const Key* keys, std::uint64_t n, std::uint64_t bins,
+                   typename Op::result* results, workspace& ws, stream_t stream);
 
 }  // namespace detred::cuda::detail

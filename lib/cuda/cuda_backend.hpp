@@ -23,10 +23,11 @@ const backend_seam& seam();
 /// True if the CUDA backend is compiled in and a device is usable.
 bool available();
 
-/// Copies host operands to the current device, reduces them there with Op, returns the result. Device or managed
-/// memory is reduced in place. Throws detred::error. Defined for every operator in backend_operators.
+/// Copies host operands to the current device, reduces them there with Op on opt.stream and opt.workspace (or the
+/// library's for the device and that stream), returns the result. Device or managed memory is reduced in place.
+/// Throws detred::error. Defined for every operator in backend_operators.
 template <class Op>
-typename Op::result reduce_host(const order::operands<Op>& x, std::uint64_t n);
+typename Op::result reduce_host(const order::operands<Op>& x, std::uint64_t n, const options& opt);
 
 /// The batched forms (the lines of line_set, and strided lines): host operands of `extent` elements each are
 /// copied to the current device, every line is reduced there, and the results are copied back.
@@ -37,12 +38,12 @@ template <class Op>
 void reduce_strided_lines_host(const order::operands<Op>& x, std::uint64_t extent, std::uint64_t length,
                                std::uint64_t stride, std::uint64_t count, typename Op::result* results);
 
-/// The typed calls above as lib/core/backend_seam.hpp's seam_of<Impl> takes them (the options carry nothing the
-/// CUDA backend uses here: it runs on the current device).
+/// The typed calls above as lib/core/backend_seam.hpp's seam_of<Impl> takes them (on the current device; the
+/// batched forms make their own device buffers).
 struct entry_points {
   template <class Op>
-  static typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const options&) {
-    return reduce_host<Op>(x, n);
+  static typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const options& opt) {
+    return reduce_host<Op>(x, n, opt);
   }
   template <class Op>
   static void reduce_lines(const order::operands<Op>& x, std::uint64_t extent, const line_set& lines,

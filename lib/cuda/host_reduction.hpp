@@ -12,6 +12,6 @@
 namespace detred::cuda::detail {
 
 template <class Op>
-typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t n, workspace& ws);
+typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t n, workspace& ws, stream_t stream);
 
 }  // namespace detred::cuda::detail

@@ -17,6 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "call_workspace.hpp"
 #include "core/operators.hpp"
 #include "core/validate.hpp"
 #include "cuda_check.hpp"
@@ -135,19 +136,9 @@ class device_guard {
   int saved_ = 0;
 };
 
-struct shared_workspace {
-  std::mutex mutex;
-  std::unique_ptr<workspace> ws;
-};
+using detail::shared_workspace;
 
-/// The library's workspace for (device, stream), created on first use (with that device current).
-shared_workspace& workspace_for(int device, stream_t stream) {
-  static std::mutex registry_mutex;
-  // Never destroyed: freeing device memory from a static destructor can run after the CUDA runtime has shut down.
-  static auto* const registry = new std::map<std::pair<int, stream_t>, shared_workspace>();
-  const std::lock_guard<std::mutex> lock(registry_mutex);
-  return (*registry)[{device, stream}];
-}
+shared_workspace& workspace_for(int device, stream_t stream) { return detail::shared_workspace_for(device, stream); }
 
 template <class Op>
 typename Op::result sum_pieces(std::span<const device_piece<typename Op::input>> pieces, mode m) {
@@ -353,13 +344,15 @@ partial_state state_of_piece(std::span<const T> x, std::uint64_t offset, workspa
   });
 }
 
-double sum(std::span<const device_piece<double>> pieces, mode m) { return sum_of_pieces(pieces, m); }
-float sum(std::span<const device_piece<float>> pieces, mode m) { return sum_of_pieces(pieces, m); }
-partial_state sum_state(std::span<const double> x, std::uint64_t offset, workspace& ws, mode m, stream_t stream) {
-  return state_of_piece(x, offset, ws, m, stream);
+double sum(std::span<const device_piece<double>> pieces, const options& opt) { return sum_of_pieces(pieces, opt.mode); }
+float sum(std::span<const device_piece<float>> pieces, const options& opt) { return sum_of_pieces(pieces, opt.mode); }
+partial_state sum_state(std::span<const double> x, std::uint64_t offset, const options& opt) {
+  detail::call_workspace ws(opt);
+  return state_of_piece(x, offset, ws.get(), opt.mode, opt.stream);
 }
-partial_state sum_state(std::span<const float> x, std::uint64_t offset, workspace& ws, mode m, stream_t stream) {
-  return state_of_piece(x, offset, ws, m, stream);
+partial_state sum_state(std::span<const float> x, std::uint64_t offset, const options& opt) {
+  detail::call_workspace ws(opt);
+  return state_of_piece(x, offset, ws.get(), opt.mode, opt.stream);
 }
 
 }  // namespace detred::cuda

@@ -10,10 +10,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include "call_workspace.hpp"
 #include "core/batch_checks.hpp"
 #include "core/integer_results.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
+#include "pending_errors.hpp"
 #include "scan/scan_checks.hpp"
 #include "scan_enqueue.hpp"
 #include "workspace_state.hpp"
@@ -72,45 +74,34 @@ void float_segments(std::span<const In> x, const segments& s, std::span<Out> y, 
   });
 }
 
-/// Integer scans: enqueue with the overflow record in the workspace's result slot, wait, and refuse the first
-/// output that does not fit (the message names it and its exact value, as the CPU's).
+/// Integer scans: enqueued with the overflow record of the workspace's pending errors (pending_errors.hpp); the
+/// synchronous calls then wait and refuse the first output that does not fit, the _async ones leave it to
+/// synchronize.
 template <class In, class Out, class Enqueue>
-void integer_scan(workspace& ws, stream_t stream, const char* what, Enqueue&& enqueue) {
+void integer_scan(workspace& ws, stream_t stream, bool wait_for_it, Enqueue&& enqueue) {
   check_device(ws);
   auto& st = detail::workspace_access::of(ws);
-  auto* record = static_cast<detail::overflow_record*>(st.result);
-  static_assert(sizeof(detail::overflow_record) <= detail::workspace_access::state::slot_bytes);
-  check(cudaMemsetAsync(record, 0xff, sizeof record->index, stream), "cudaMemsetAsync (scan overflow record)");
-  check(cudaMemsetAsync(&record->lock, 0, sizeof record->lock, stream), "cudaMemsetAsync (scan overflow record)");
-  enqueue.template operator()<detail::integer_scan_op<In, Out>>(record);
-  check(cudaMemcpyAsync(st.host_result, record, sizeof *record, cudaMemcpyDeviceToHost, stream),
-        "cudaMemcpyAsync (scan overflow record)");
-  wait(stream);
-  detail::overflow_record got;
-  std::memcpy(&got, st.host_result, sizeof got);
-  if (got.index != ~std::uint64_t{0}) {
-    const std::string output = std::string(what) + ": output " + std::to_string(got.index);
-    narrowed<Out>(order::wide_integer{got.low, got.high}, output.c_str());
-    throw error(output + ": does not fit");  // not reached: narrowed throws for a value that does not fit
-  }
+  enqueue.template operator()<detail::integer_scan_op<In, Out>>(&st.pending->overflow);
+  if (wait_for_it) detail::throw_pending(ws, stream);
 }
 
 template <class In, class Out>
-void integer_array(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream, bool exclusive) {
+void integer_array(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream, bool exclusive,
+                   bool wait_for_it) {
   const char* what = name_of(exclusive);
   scan_checks::check_buffers(x.data(), x.size(), y.data(), y.size(), what);
-  integer_scan<In, Out>(ws, stream, what, [&]<class Op>(detail::overflow_record* record) {
+  integer_scan<In, Out>(ws, stream, wait_for_it, [&]<class Op>(detail::overflow_record* record) {
     detail::enqueue_scan<Op>(x.data(), x.size(), y.data(), exclusive, ws, record, stream);
   });
 }
 
 template <class In, class Out>
 void integer_segments(std::span<const In> x, const segments& s, std::span<Out> y, workspace& ws, stream_t stream,
-                      bool exclusive) {
+                      bool exclusive, bool wait_for_it) {
   const char* what = name_of(exclusive);
   scan_checks::check_buffers(x.data(), x.size(), y.data(), y.size(), what);
   const std::uint64_t count = segment_count(s, what);
-  integer_scan<In, Out>(ws, stream, what, [&]<class Op>(detail::overflow_record* record) {
+  integer_scan<In, Out>(ws, stream, wait_for_it, [&]<class Op>(detail::overflow_record* record) {
     detail::enqueue_line_scans<Op>(x.data(), {.offsets = s.offsets.data()}, count, x.size(), y.data(), exclusive, ws,
                                    record, stream);
   });
@@ -144,35 +135,38 @@ void axis_scan(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m
 
 }  // namespace
 
-#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                               \
-  void cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {                 \
-    float_scan(x, y, ws, m, stream, false);                                                                            \
-  }                                                                                                                    \
-  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {       \
-    float_scan(x, y, ws, m, stream, true);                                                                             \
-  }                                                                                                                    \
-  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {                       \
-    float_scan(x, y, ws, m, stream, false);                                                                            \
-    wait(stream);                                                                                                      \
-  }                                                                                                                    \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, mode m, stream_t stream) {             \
-    float_scan(x, y, ws, m, stream, true);                                                                             \
-    wait(stream);                                                                                                      \
-  }                                                                                                                    \
-  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m, stream_t stream) {     \
-    float_segments(x, s, y, ws, m, stream, false);                                                                     \
-  }                                                                                                                    \
-  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m,              \
-                              stream_t stream) {                                                                       \
-    float_segments(x, s, y, ws, m, stream, true);                                                                      \
-  }                                                                                                                    \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m, stream_t stream) {           \
-    float_segments(x, s, y, ws, m, stream, false);                                                                     \
-    wait(stream);                                                                                                      \
-  }                                                                                                                    \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, mode m, stream_t stream) { \
-    float_segments(x, s, y, ws, m, stream, true);                                                                      \
-    wait(stream);                                                                                                      \
+// Each call holds its workspace (the caller's or the library's: call_workspace.hpp) for its host side.
+#define DETRED_HELD(call)             \
+  {                                   \
+    detail::call_workspace held(opt); \
+    workspace& ws = held.get();       \
+    call;                             \
+  }
+
+#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                 \
+  void cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt) {                       \
+    DETRED_HELD(float_scan(x, y, ws, opt.mode, opt.stream, false))                                       \
+  }                                                                                                      \
+  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt) {             \
+    DETRED_HELD(float_scan(x, y, ws, opt.mode, opt.stream, true))                                        \
+  }                                                                                                      \
+  void cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                             \
+    DETRED_HELD(float_scan(x, y, ws, opt.mode, opt.stream, false); wait(opt.stream))                     \
+  }                                                                                                      \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                   \
+    DETRED_HELD(float_scan(x, y, ws, opt.mode, opt.stream, true); wait(opt.stream))                      \
+  }                                                                                                      \
+  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {           \
+    DETRED_HELD(float_segments(x, s, y, ws, opt.mode, opt.stream, false))                                \
+  }                                                                                                      \
+  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt) { \
+    DETRED_HELD(float_segments(x, s, y, ws, opt.mode, opt.stream, true))                                 \
+  }                                                                                                      \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {                 \
+    DETRED_HELD(float_segments(x, s, y, ws, opt.mode, opt.stream, false); wait(opt.stream))              \
+  }                                                                                                      \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {       \
+    DETRED_HELD(float_segments(x, s, y, ws, opt.mode, opt.stream, true); wait(opt.stream))               \
   }
 DETRED_CUDA_FLOAT_SCANS(double, double)
 DETRED_CUDA_FLOAT_SCANS(float, float)
@@ -180,18 +174,31 @@ DETRED_CUDA_FLOAT_SCANS(float16, float)
 DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
 #undef DETRED_CUDA_FLOAT_SCANS
 
-#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                     \
-  void cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream) {                       \
-    integer_array(x, y, ws, stream, false);                                                                    \
-  }                                                                                                            \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, workspace& ws, stream_t stream) {             \
-    integer_array(x, y, ws, stream, true);                                                                     \
-  }                                                                                                            \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream) {           \
-    integer_segments(x, s, y, ws, stream, false);                                                              \
-  }                                                                                                            \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, workspace& ws, stream_t stream) { \
-    integer_segments(x, s, y, ws, stream, true);                                                               \
+// Integer scans are exact in every mode (the catalogue's rule), so opt.mode is accepted and not used.
+#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                               \
+  void cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt) {                       \
+    DETRED_HELD(integer_array(x, y, ws, opt.stream, false, false))                                       \
+  }                                                                                                      \
+  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt) {             \
+    DETRED_HELD(integer_array(x, y, ws, opt.stream, true, false))                                        \
+  }                                                                                                      \
+  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {           \
+    DETRED_HELD(integer_segments(x, s, y, ws, opt.stream, false, false))                                 \
+  }                                                                                                      \
+  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt) { \
+    DETRED_HELD(integer_segments(x, s, y, ws, opt.stream, true, false))                                  \
+  }                                                                                                      \
+  void cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                             \
+    DETRED_HELD(integer_array(x, y, ws, opt.stream, false, true))                                        \
+  }                                                                                                      \
+  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                   \
+    DETRED_HELD(integer_array(x, y, ws, opt.stream, true, true))                                         \
+  }                                                                                                      \
+  void cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {                 \
+    DETRED_HELD(integer_segments(x, s, y, ws, opt.stream, false, true))                                  \
+  }                                                                                                      \
+  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {       \
+    DETRED_HELD(integer_segments(x, s, y, ws, opt.stream, true, true))                                   \
   }
 DETRED_CUDA_INTEGER_SCANS(std::int32_t, std::int64_t)
 DETRED_CUDA_INTEGER_SCANS(std::int64_t, std::int64_t)
@@ -199,16 +206,16 @@ DETRED_CUDA_INTEGER_SCANS(std::uint32_t, std::uint64_t)
 DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
 #undef DETRED_CUDA_INTEGER_SCANS
 
-#define DETRED_CUDA_AXIS_SCANS(T)                                                                         \
-  void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m, stream_t stream) { \
-    axis_scan(a, axis, y, ws, m, stream);                                                                 \
-  }                                                                                                       \
-  void cumsum(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m, stream_t stream) {       \
-    axis_scan(a, axis, y, ws, m, stream);                                                                 \
-    wait(stream);                                                                                         \
+#define DETRED_CUDA_AXIS_SCANS(T)                                                     \
+  void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, const options& opt) { \
+    DETRED_HELD(axis_scan(a, axis, y, ws, opt.mode, opt.stream))                      \
+  }                                                                                   \
+  void cumsum(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {       \
+    DETRED_HELD(axis_scan(a, axis, y, ws, opt.mode, opt.stream); wait(opt.stream))    \
   }
 DETRED_CUDA_AXIS_SCANS(double)
 DETRED_CUDA_AXIS_SCANS(float)
 #undef DETRED_CUDA_AXIS_SCANS
+#undef DETRED_HELD
 
 }  // namespace detred::cuda

@@ -25,7 +25,7 @@ namespace cuda_backend {
 bool available() { return false; }
 
 template <class Op>
-typename Op::result reduce_host(const order::operands<Op>&, std::uint64_t) {
+typename Op::result reduce_host(const order::operands<Op>&, std::uint64_t, const options&) {
   no_cuda();
 }
 
@@ -73,110 +73,75 @@ workspace::workspace(workspace&&) noexcept = default;
 workspace& workspace::operator=(workspace&&) noexcept = default;
 int workspace::device() const { no_cuda(); }
 std::size_t workspace::device_bytes() const { no_cuda(); }
-void sum_async(std::span<const double>, double*, workspace&, mode, stream_t) { no_cuda(); }
-void sum_async(std::span<const float>, float*, workspace&, mode, stream_t) { no_cuda(); }
-double sum(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
-float sum(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
-double sum_host(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
-float sum_host(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
-double sum(std::span<const device_piece<double>>, mode) { no_cuda(); }
-float sum(std::span<const device_piece<float>>, mode) { no_cuda(); }
-partial_state sum_state(std::span<const double>, std::uint64_t, workspace&, mode, stream_t) { no_cuda(); }
-partial_state sum_state(std::span<const float>, std::uint64_t, workspace&, mode, stream_t) { no_cuda(); }
-double dot(std::span<const double>, std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
-float dot(std::span<const float>, std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
-float dot(std::span<const float16>, std::span<const float16>, workspace&, mode, stream_t) { no_cuda(); }
-float dot(std::span<const bfloat16>, std::span<const bfloat16>, workspace&, mode, stream_t) { no_cuda(); }
-void dot_async(std::span<const double>, std::span<const double>, double*, workspace&, mode, stream_t) { no_cuda(); }
-void dot_async(std::span<const float>, std::span<const float>, float*, workspace&, mode, stream_t) { no_cuda(); }
-void dot_async(std::span<const float16>, std::span<const float16>, float*, workspace&, mode, stream_t) { no_cuda(); }
-void dot_async(std::span<const bfloat16>, std::span<const bfloat16>, float*, workspace&, mode, stream_t) { no_cuda(); }
-float sum(std::span<const float16>, workspace&, mode, stream_t) { no_cuda(); }
-float sum(std::span<const bfloat16>, workspace&, mode, stream_t) { no_cuda(); }
-void sum_async(std::span<const float16>, float*, workspace&, mode, stream_t) { no_cuda(); }
-void sum_async(std::span<const bfloat16>, float*, workspace&, mode, stream_t) { no_cuda(); }
-std::int64_t sum(std::span<const std::int32_t>, workspace&, stream_t) { no_cuda(); }
-std::int64_t sum(std::span<const std::int64_t>, workspace&, stream_t) { no_cuda(); }
-std::uint64_t sum(std::span<const std::uint32_t>, workspace&, stream_t) { no_cuda(); }
-std::uint64_t sum(std::span<const std::uint64_t>, workspace&, stream_t) { no_cuda(); }
-double asum(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
-float asum(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
-void asum_async(std::span<const double>, double*, workspace&, mode, stream_t) { no_cuda(); }
-void asum_async(std::span<const float>, float*, workspace&, mode, stream_t) { no_cuda(); }
-double nrm2(std::span<const double>, workspace&, mode, stream_t) { no_cuda(); }
-float nrm2(std::span<const float>, workspace&, mode, stream_t) { no_cuda(); }
-void nrm2_async(std::span<const double>, double*, workspace&, mode, stream_t) { no_cuda(); }
-void nrm2_async(std::span<const float>, float*, workspace&, mode, stream_t) { no_cuda(); }
-statistics<double> stats(std::span<const double>, workspace&, stream_t) { no_cuda(); }
-statistics<float> stats(std::span<const float>, workspace&, stream_t) { no_cuda(); }
-void stats_async(std::span<const double>, statistics<double>*, workspace&, stream_t) { no_cuda(); }
-void stats_async(std::span<const float>, statistics<float>*, workspace&, stream_t) { no_cuda(); }
-#define DETRED_CUDA_SELECTIONS(T)                                               \
-  T min(std::span<const T>, workspace&, stream_t) { no_cuda(); }                \
-  T max(std::span<const T>, workspace&, stream_t) { no_cuda(); }                \
-  std::uint64_t argmin(std::span<const T>, workspace&, stream_t) { no_cuda(); } \
-  std::uint64_t argmax(std::span<const T>, workspace&, stream_t) { no_cuda(); }
-DETRED_CUDA_SELECTIONS(double)
-DETRED_CUDA_SELECTIONS(float)
-DETRED_CUDA_SELECTIONS(std::int32_t)
-DETRED_CUDA_SELECTIONS(std::int64_t)
-DETRED_CUDA_SELECTIONS(std::uint32_t)
-DETRED_CUDA_SELECTIONS(std::uint64_t)
-#undef DETRED_CUDA_SELECTIONS
-#define DETRED_CUDA_BATCHED(T)                                                                                    \
-  void sum_async(std::span<const T>, segments, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }           \
-  void asum_async(std::span<const T>, segments, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }          \
-  void nrm2_async(std::span<const T>, segments, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }          \
-  void dot_async(std::span<const T>, std::span<const T>, segments, std::span<T>, workspace&, mode, stream_t) {    \
-    no_cuda();                                                                                                    \
-  }                                                                                                               \
-  void min_async(std::span<const T>, segments, std::span<T>, workspace&, stream_t) { no_cuda(); }                 \
-  void max_async(std::span<const T>, segments, std::span<T>, workspace&, stream_t) { no_cuda(); }                 \
-  void argmin_async(std::span<const T>, segments, std::span<std::uint64_t>, workspace&, stream_t) { no_cuda(); }  \
-  void argmax_async(std::span<const T>, segments, std::span<std::uint64_t>, workspace&, stream_t) { no_cuda(); }  \
-  void stats_async(std::span<const T>, segments, std::span<statistics<T>>, workspace&, stream_t) { no_cuda(); }   \
-  void sum_async(matrix_view<T>, int, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }                    \
-  void asum_async(matrix_view<T>, int, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }                   \
-  void nrm2_async(matrix_view<T>, int, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }                   \
-  void min_async(matrix_view<T>, int, std::span<T>, workspace&, stream_t) { no_cuda(); }                          \
-  void max_async(matrix_view<T>, int, std::span<T>, workspace&, stream_t) { no_cuda(); }                          \
-  void stats_async(matrix_view<T>, int, std::span<statistics<T>>, workspace&, stream_t) { no_cuda(); }            \
-  void sum_by_key(std::span<const T>, std::span<const std::uint32_t>, std::span<T>, workspace&, mode, stream_t) { \
-    no_cuda();                                                                                                    \
-  }
+void reduce_async(operation, element_type, const void*, std::uint64_t, const void*, std::uint64_t, void*,
+                  const options&) {
+  no_cuda();
+}
+void reduce(operation, element_type, const void*, std::uint64_t, const void*, std::uint64_t, void*, const options&) {
+  no_cuda();
+}
+void synchronize(const options&) { no_cuda(); }
+double sum(std::span<const device_piece<double>>, const options&) { no_cuda(); }
+float sum(std::span<const device_piece<float>>, const options&) { no_cuda(); }
+partial_state sum_state(std::span<const double>, std::uint64_t, const options&) { no_cuda(); }
+partial_state sum_state(std::span<const float>, std::uint64_t, const options&) { no_cuda(); }
+#define DETRED_CUDA_BATCHED(T)                                                                                     \
+  void sum_async(std::span<const T>, segments, std::span<T>, const options&) { no_cuda(); }                        \
+  void asum_async(std::span<const T>, segments, std::span<T>, const options&) { no_cuda(); }                       \
+  void nrm2_async(std::span<const T>, segments, std::span<T>, const options&) { no_cuda(); }                       \
+  void dot_async(std::span<const T>, std::span<const T>, segments, std::span<T>, const options&) { no_cuda(); }    \
+  void min_async(std::span<const T>, segments, std::span<T>, const options&) { no_cuda(); }                        \
+  void max_async(std::span<const T>, segments, std::span<T>, const options&) { no_cuda(); }                        \
+  void argmin_async(std::span<const T>, segments, std::span<std::uint64_t>, const options&) { no_cuda(); }         \
+  void argmax_async(std::span<const T>, segments, std::span<std::uint64_t>, const options&) { no_cuda(); }         \
+  void stats_async(std::span<const T>, segments, std::span<statistics<T>>, const options&) { no_cuda(); }          \
+  void sum_async(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); }                                 \
+  void asum_async(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); }                                \
+  void nrm2_async(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); }                                \
+  void min_async(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); }                                 \
+  void max_async(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); }                                 \
+  void stats_async(matrix_view<T>, int, std::span<statistics<T>>, const options&) { no_cuda(); }                   \
+  void sum_by_key(std::span<const T>, std::span<const std::uint32_t>, std::span<T>, const options&) { no_cuda(); } \
+  void sum_by_key(std::span<const T>, std::span<const std::int64_t>, std::span<T>, const options&) { no_cuda(); }  \
+  void sum_by_key_async(std::span<const T>, std::span<const std::uint32_t>, std::span<T>, const options&) {        \
+    no_cuda();                                                                                                     \
+  }                                                                                                                \
+  void sum_by_key_async(std::span<const T>, std::span<const std::int64_t>, std::span<T>, const options&) { no_cuda(); }
 DETRED_CUDA_BATCHED(double)
 DETRED_CUDA_BATCHED(float)
 #undef DETRED_CUDA_BATCHED
 
-#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                      \
-  void cumsum_async(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }           \
-  void exclusive_cumsum_async(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); } \
-  void cumsum(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }                 \
-  void exclusive_cumsum(std::span<const In>, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }       \
-  void cumsum_async(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); } \
-  void exclusive_cumsum_async(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) {    \
-    no_cuda();                                                                                                \
-  }                                                                                                           \
-  void cumsum(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }       \
-  void exclusive_cumsum(std::span<const In>, segments, std::span<Out>, workspace&, mode, stream_t) { no_cuda(); }
+#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                    \
+  void cumsum_async(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                     \
+  void exclusive_cumsum_async(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }           \
+  void cumsum(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                           \
+  void exclusive_cumsum(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                 \
+  void cumsum_async(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }           \
+  void exclusive_cumsum_async(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); } \
+  void cumsum(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }                 \
+  void exclusive_cumsum(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }
 DETRED_CUDA_FLOAT_SCANS(double, double)
 DETRED_CUDA_FLOAT_SCANS(float, float)
 DETRED_CUDA_FLOAT_SCANS(float16, float)
 DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
 #undef DETRED_CUDA_FLOAT_SCANS
-#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                        \
-  void cumsum(std::span<const In>, std::span<Out>, workspace&, stream_t) { no_cuda(); }           \
-  void exclusive_cumsum(std::span<const In>, std::span<Out>, workspace&, stream_t) { no_cuda(); } \
-  void cumsum(std::span<const In>, segments, std::span<Out>, workspace&, stream_t) { no_cuda(); } \
-  void exclusive_cumsum(std::span<const In>, segments, std::span<Out>, workspace&, stream_t) { no_cuda(); }
+#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                  \
+  void cumsum_async(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                     \
+  void exclusive_cumsum_async(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }           \
+  void cumsum_async(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }           \
+  void exclusive_cumsum_async(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); } \
+  void cumsum(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                           \
+  void exclusive_cumsum(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                 \
+  void cumsum(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }                 \
+  void exclusive_cumsum(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }
 DETRED_CUDA_INTEGER_SCANS(std::int32_t, std::int64_t)
 DETRED_CUDA_INTEGER_SCANS(std::int64_t, std::int64_t)
 DETRED_CUDA_INTEGER_SCANS(std::uint32_t, std::uint64_t)
 DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
 #undef DETRED_CUDA_INTEGER_SCANS
-#define DETRED_CUDA_AXIS_SCANS(T)                                                                 \
-  void cumsum_async(matrix_view<T>, int, std::span<T>, workspace&, mode, stream_t) { no_cuda(); } \
-  void cumsum(matrix_view<T>, int, std::span<T>, workspace&, mode, stream_t) { no_cuda(); }
+#define DETRED_CUDA_AXIS_SCANS(T)                                                     \
+  void cumsum_async(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); } \
+  void cumsum(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); }
 DETRED_CUDA_AXIS_SCANS(double)
 DETRED_CUDA_AXIS_SCANS(float)
 #undef DETRED_CUDA_AXIS_SCANS

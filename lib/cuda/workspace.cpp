@@ -8,6 +8,7 @@
 #include "cuda_check.hpp"
 #include "exact_enqueue.hpp"
 #include "launch_plan.hpp"
+#include "pending_errors.hpp"
 #include "workspace_state.hpp"
 
 namespace detred::cuda {
@@ -41,7 +42,13 @@ workspace::state::state(int dev) : device(dev) {
     check(cudaMalloc(&exact, detail::exact_accumulator_bytes), "cudaMalloc (workspace exact accumulator)");
     ++allocations;
     check(cudaMemset(exact, 0, detail::exact_accumulator_bytes), "cudaMemset (workspace exact accumulator)");
+    check(cudaMalloc(reinterpret_cast<void**>(&pending), sizeof(detail::pending_errors)),
+          "cudaMalloc (workspace pending errors)");
+    ++allocations;
+    detail::reset_pending(pending, nullptr);
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (workspace)");
   } catch (...) {
+    free_device(pending);
     free_device(partials);
     free_device(result);
     free_device(exact);
@@ -56,6 +63,7 @@ workspace::state::~state() {
   free_device(staging);
   free_device(scan);
   free_device(exact);
+  free_device(pending);
   if (host_result != nullptr) static_cast<void>(cudaFreeHost(host_result));
 }
 

@@ -11,6 +11,10 @@
 
 namespace detred::cuda {
 
+namespace detail {
+struct pending_errors;
+}
+
 struct workspace::state {
   /// Bytes of the result slots: the largest result of any operator (statistics<double>, 72 bytes) fits.
   static constexpr std::size_t slot_bytes = 128;
@@ -20,7 +24,9 @@ struct workspace::state {
   void* result = nullptr;       ///< device slot for the synchronous calls (slot_bytes)
   void* host_result = nullptr;  ///< pinned host slot the device result is copied to
   void* exact = nullptr;        ///< exact mode's accumulator (exact_enqueue.hpp): zero between calls
-  void* staging = nullptr;      ///< sum_host's copy of the input
+  void* staging = nullptr;      ///< the synchronous calls' copy of host inputs
+  /// The errors the _async calls recorded for synchronize (pending_errors.hpp); reset when allocated.
+  detail::pending_errors* pending = nullptr;
   std::size_t staging_bytes = 0;
   /// The scans' bookkeeping (scan.cu): ready flags, which hold the number of the call that set them, so that they
   /// never need clearing; a block ticket counter, zero between calls; the leaves' subtree roots. Zero when allocated.

@@ -18,7 +18,7 @@ T sum_any(std::span<const T> x, mode m) {
 
 }  // namespace
 
-double sum(std::span<const double> x, mode m) { return sum_any(x, m); }
-float sum(std::span<const float> x, mode m) { return sum_any(x, m); }
+double sum(std::span<const double> x, const options& opt) { return sum_any(x, opt.mode); }
+float sum(std::span<const float> x, const options& opt) { return sum_any(x, opt.mode); }
 
 }  // namespace detred::reference
