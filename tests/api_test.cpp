@@ -39,7 +39,8 @@ TEST(Api, UnknownModeIsRejectedWithItsValue) {
   } catch (const detred::error& e) {
     EXPECT_NE(std::string(e.what()).find("unknown mode 7"), std::string::npos) << e.what();
   }
-  EXPECT_THROW((void)reference::sum(std::span<const double>(v), static_cast<detred::mode>(-1)), detred::error);
+  EXPECT_THROW((void)reference::sum(std::span<const double>(v), {.mode = static_cast<detred::mode>(-1)}),
+               detred::error);
   EXPECT_THROW((void)detred::bound<double>(10, static_cast<detred::mode>(3)), detred::error);
 }
 

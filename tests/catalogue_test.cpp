@@ -153,6 +153,8 @@ void call(operation op, call_shape s, const std::vector<T>& data, const options&
       if (op == operation::argmin) return argmin(x, seg, std::span<std::uint64_t>(index), opt);
       if (op == operation::argmax) return argmax(x, seg, std::span<std::uint64_t>(index), opt);
       if (op == operation::stats) return stats(x, seg, std::span<statistics<T>>(st), opt);
+      // An operation without a named batched call: detred::reduce's batched core (2 results fit in st).
+      return detred::reduce(op, element_type_of<T>(), x.data(), x.size(), x.data(), x.size(), seg, st.data(), 2, opt);
     }
     if (s == call_shape::axis) {
       if (op == operation::sum) return sum(a, 1, std::span<T>(r), opt);
@@ -161,6 +163,8 @@ void call(operation op, call_shape s, const std::vector<T>& data, const options&
       if (op == operation::min) return min(a, 1, std::span<T>(r), opt);
       if (op == operation::max) return max(a, 1, std::span<T>(r), opt);
       if (op == operation::stats) return stats(a, 1, std::span<statistics<T>>(st), opt);
+      return detred::reduce(op, element_type_of<T>(), a.data, a.rows, a.cols, a.leading_dimension, a.layout, 1,
+                            st.data(), 2, opt);
     }
     if (s == call_shape::by_key) {
       if (op == operation::sum) return sum_by_key(x, k, std::span<T>(r), opt);

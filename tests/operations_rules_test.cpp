@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "batch_cases.hpp"
+#include "detred/batched.hpp"
 #include "detred/reduce.hpp"
 #include "op_paths.hpp"
 
@@ -223,6 +225,66 @@ TYPED_TEST(FloatRules, SumOfSquaresIsTheDotProductOfXWithItself) {
   EXPECT_EQ(bits(reduce<operation::sumsq>(std::span<const T>())), bits(-T(0)));
   const std::vector<T> inf = {T(1), -std::numeric_limits<T>::infinity()};
   EXPECT_EQ(reduce<operation::sumsq>(std::span<const T>(inf)), std::numeric_limits<T>::infinity());
+}
+
+/// Batches through detred::reduce<O> (its batched cores): the sum of squares of each segment and of each line along
+/// either axis is bit for bit the single-array call on that line alone, in every mode, on every instruction set and
+/// thread count; the other operations' generic batches give the named batched calls' bits.
+TYPED_TEST(FloatRules, SumOfSquaresInBatchesEqualsEachLineAlone) {
+  using T = TypeParam;
+  std::uint64_t extent = 0;
+  const std::vector<std::uint64_t> offsets = offsets_of({0, 1, 7, 2047, 2048, 2049, 63, 4097, 300}, 3, extent);
+  const std::vector<T> x = generate<T>(values::ill_conditioned, extent, 91);
+  const std::span<const T> xs(x);
+  const std::uint64_t count = offsets.size() - 1;
+  for (mode m : {mode::tree, mode::compensated, mode::exact}) {
+    for (isa i : supported_isas()) {
+      for (int t : {1, 3}) {
+        const options opt{.mode = m, .threads = t, .isa = i};
+        std::vector<T> got(count);
+        reduce<operation::sumsq, T>(xs, segments{offsets}, std::span<T>(got), opt);
+        for (std::uint64_t k = 0; k < count; ++k) {
+          const auto line = xs.subspan(offsets[k], offsets[k + 1] - offsets[k]);
+          ASSERT_EQ(bits(got[k]), bits(reduce<operation::sumsq>(line, opt)))
+              << "segment " << k << " " << to_string(m) << " " << to_string(i) << " threads=" << t;
+        }
+      }
+    }
+    // A 37 x 2049 row-major matrix, with a leading dimension past its rows: each row (axis 1), each column (axis 0).
+    const std::uint64_t rows = 37, cols = 2049, ld = 2051;
+    const std::vector<T> a = generate<T>(values::uniform, rows * ld, 92);
+    const matrix_view<T> view{a.data(), rows, cols, ld, layout::row_major};
+    std::vector<T> by_row(rows), by_col(cols);
+    reduce<operation::sumsq, T>(view, 1, std::span<T>(by_row), {.mode = m});
+    reduce<operation::sumsq, T>(view, 0, std::span<T>(by_col), {.mode = m});
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      ASSERT_EQ(bits(by_row[r]),
+                bits(reduce<operation::sumsq>(std::span<const T>(a).subspan(r * ld, cols), {.mode = m})))
+          << "row " << r << " " << to_string(m);
+    }
+    for (std::uint64_t c = 0; c < cols; c += 97) {
+      std::vector<T> column(rows);
+      for (std::uint64_t r = 0; r < rows; ++r) column[r] = a[r * ld + c];
+      ASSERT_EQ(bits(by_col[c]), bits(reduce<operation::sumsq>(std::span<const T>(column), {.mode = m})))
+          << "column " << c << " " << to_string(m);
+    }
+  }
+  // The generic batches are the named ones.
+  std::vector<T> generic(count), named(count);
+  reduce<operation::sum, T>(xs, segments{offsets}, std::span<T>(generic), {.mode = mode::compensated});
+  sum(xs, segments{offsets}, std::span<T>(named), {.mode = mode::compensated});
+  for (std::uint64_t k = 0; k < count; ++k) EXPECT_EQ(bits(generic[k]), bits(named[k])) << "segment " << k;
+  // The refusals of the named calls: an empty segment of a selection, a shape the catalogue does not list.
+  std::vector<std::uint64_t> where(count);
+  EXPECT_THROW((reduce<operation::argmin, T>(xs, segments{offsets}, std::span<std::uint64_t>(where))), error);
+  const matrix_view<T> m{x.data(), 2, 3, 3, layout::row_major};
+  std::vector<std::uint64_t> two(3);
+  try {
+    reduce<operation::argmin, T>(m, 0, std::span<std::uint64_t>(two));
+    ADD_FAILURE() << "argmin along an axis is not in the catalogue";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("axis"), std::string::npos) << e.what();
+  }
 }
 
 TEST(HalfRules, SumOfSquaresIsTheDotProductOfXWithItself) {

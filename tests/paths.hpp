@@ -45,7 +45,7 @@ inline std::atomic<std::uint64_t>& comparisons() {
 /// reference's bits from each. Returns the reference result.
 template <class T>
 T expect_every_path_matches_reference(std::span<const T> x, mode m, const std::string& what) {
-  const T expected = reference::sum(x, m);
+  const T expected = reference::sum(x, {.mode = m});
   for (isa i : supported_isas()) {
     for (int t : thread_counts()) {
       const T api = detred::sum(x, {.mode = m, .threads = t, .isa = i});

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Puts the license's SPDX identifier on the first line of every tracked source file (after a #! line, which must
 # stay first), in the comment syntax of its language:
-#   // C++ and CUDA (.hpp .cpp .cu .cuh .inl)   /* */ C (.h .c)   ! Fortran (.f90)   # Python, CMake, shell
+#   // C++ and CUDA (.hpp .cpp .cu .cuh .inl)   /* */ C (.h .c)   ! Fortran (.f90 .F90 .fi)   # Python, CMake, shell
 #   spdx_headers.sh           adds the line where it is missing
 #   spdx_headers.sh --check   lists the files without it; exit 1 if any (the spdx_headers test)
 set -euo pipefail
@@ -19,7 +19,7 @@ line_for() {  # the SPDX line for file $1
   case $1 in
     *.hpp | *.cpp | *.cu | *.cuh | *.inl) echo "// $id" ;;
     *.h | *.c) echo "/* $id */" ;;
-    *.f90) echo "! $id" ;;
+    *.f90 | *.F90 | *.fi) echo "! $id" ;;
     *) echo "# $id" ;;
   esac
 }
@@ -41,8 +41,8 @@ while IFS= read -r file; do
   else
     sed -i "1i $want" "$file"
   fi
-done < <(git ls-files '*.hpp' '*.cpp' '*.h' '*.c' '*.cu' '*.cuh' '*.inl' '*.f90' '*.py' '*.pyi' '*.cmake' \
-  'CMakeLists.txt' '*/CMakeLists.txt' '*.sh')
+done < <(git ls-files '*.hpp' '*.cpp' '*.h' '*.c' '*.cu' '*.cuh' '*.inl' '*.f90' '*.F90' '*.fi' '*.py' '*.pyi' \
+  '*.cmake' 'CMakeLists.txt' '*/CMakeLists.txt' '*.sh')
 
 if ((check)); then
   if ((${#missing[@]})); then

@@ -22,9 +22,10 @@
 ! undefined on failure (0 for minloc and maxloc); without it, a failure stops the program with the message (error
 ! stop). Built on the C API (include/detred/detred.h) through iso_c_binding; docs/bindings.md.
 !
-! The procedures live in one module per family (detred_sums.f90, detred_norms.f90, detred_selections.f90,
-! detred_statistics.f90, detred_scans.f90) over the C API's declarations (detred_c_api.f90) and the shared calls (detred_calls.f90); this
-! module gathers their public names.
+! The procedures live in one module per family (detred_sums.F90, detred_norms.F90, detred_selections.F90,
+! detred_statistics.F90, detred_scans.F90, detred_by_name.F90) over the C API's declarations (detred_c_api.f90) and
+! the shared calls (detred_calls.f90); this module gathers their public names. Each specific procedure is written
+! once, in templates/, and instantiated per kind by the preprocessor (templates/kinds.fi).
 module detred
   use detred_c_api, only: DETRED_MODE_TREE, DETRED_MODE_COMPENSATED, DETRED_MODE_EXACT, DETRED_OK, DETRED_INVALID_ARGUMENT, &
                           DETRED_UNSUPPORTED, DETRED_DEVICE_ERROR, DETRED_OUT_OF_MEMORY, DETRED_INTERNAL_ERROR, &

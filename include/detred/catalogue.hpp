@@ -282,6 +282,8 @@ inline constexpr std::array entries = {
   entry{operation::sumsq,  floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},
   entry{operation::sumsq,  floats,              of(call_shape::array),                                   both_backends, every_mode},
   entry{operation::sumsq,  floats | halves,     of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
+  entry{operation::sumsq,  floats,              of(call_shape::segments, call_shape::axis),              both_backends, rounding_modes},
+  entry{operation::sumsq,  floats,              of(call_shape::segments, call_shape::axis),              cpu_only,      every_mode},
   // The scans (detred/scan.hpp), on the CPU: exact mode is refused for floating point (docs/scan.md says why);
   // integer scans are exact in every mode. In place is the array shape with the output the input.
   entry{operation::cumsum, floats | halves,     of(call_shape::array, call_shape::segments, call_shape::partial_state), cpu_only, rounding_modes},

@@ -242,10 +242,17 @@ partial_state sum_state(std::span<const float> x, std::uint64_t offset, const op
   void min_async(matrix_view<T> a, int axis, std::span<T> results, const options& opt = {});                           \
   void max_async(matrix_view<T> a, int axis, std::span<T> results, const options& opt = {});                           \
   void stats_async(matrix_view<T> a, int axis, std::span<statistics<T>> results, const options& opt = {});             \
-  /* Grouped by key (scatter-add): as detred::sum_by_key. Checks the keys on the device and waits for the stream */    \
-  /* (an invalid key throws detred::error naming its index).                                                    */     \
+  /* Grouped by key (scatter-add): as detred::sum_by_key, uint32 or int64 keys. The device checks the keys; the   */   \
+  /* synchronous form waits and throws detred::error naming the first key that is not a bin; the _async form      */   \
+  /* records it for synchronize.                                                                                    */ \
   void sum_by_key(std::span<const T> values, std::span<const std::uint32_t> keys, std::span<T> results,                \
-                  const options& opt = {});
+                  const options& opt = {});                                                                            \
+  void sum_by_key(std::span<const T> values, std::span<const std::int64_t> keys, std::span<T> results,                 \
+                  const options& opt = {});                                                                            \
+  void sum_by_key_async(std::span<const T> values, std::span<const std::uint32_t> keys, std::span<T> results,          \
+                        const options& opt = {});                                                                      \
+  void sum_by_key_async(std::span<const T> values, std::span<const std::int64_t> keys, std::span<T> results,           \
+                        const options& opt = {});
 DETRED_CUDA_BATCHED(double)
 DETRED_CUDA_BATCHED(float)
 #undef DETRED_CUDA_BATCHED

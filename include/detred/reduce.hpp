@@ -7,6 +7,8 @@
 //   double s = detred::reduce<detred::operation::sum>(std::span<const double>(x), {.mode = detred::mode::exact});
 //   float d = detred::reduce<detred::operation::dot>(std::span<const float16>(a), std::span<const float16>(b));
 //
+//   detred::reduce<detred::operation::sumsq>(std::span<const float>(x), detred::segments{offsets}, std::span(out));
+//
 // The templates below are thin: they check the types at compile time and call one exported, type-erased function.
 #pragma once
 
@@ -14,6 +16,7 @@
 #include <span>
 #include <type_traits>
 
+#include "detred/batched.hpp"
 #include "detred/catalogue.hpp"
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
@@ -105,6 +108,42 @@ requires(catalogue::arity(O) == 2) result_t<O, T> reduce(std::span<const T> x, s
   result_t<O, T> r{};
   reduce(O, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), &r, opt);
   return r;
+}
+
+/// The type-erased cores of the batched shapes (detred/batched.hpp): O over each of the `count` segments of x (and
+/// y), or over each line of the matrix along `axis`, writing count results of type result_t<op, t>. The checks and
+/// messages of the named batched calls. Throws detred::error.
+void reduce(operation op, element_type t, const void* x, std::uint64_t n, const void* y, std::uint64_t ny, segments s,
+            void* results, std::uint64_t count, const options& opt = {});
+void reduce(operation op, element_type t, const void* data, std::uint64_t rows, std::uint64_t cols,
+            std::uint64_t leading_dimension, layout l, int axis, void* results, std::uint64_t count,
+            const options& opt = {});
+
+/// O over each segment of one array: results[k] = reduce<O>(segment k), as detred::sum(values, segments, ...).
+template <operation O, class T>
+requires(catalogue::arity(O) == 1 && !catalogue::is_scan(O)) void reduce(std::span<const T> x, segments s,
+                                                                         std::span<result_t<O, T>> results,
+                                                                         const options& opt = {}) {
+  static_assert(catalogue::has(O, element_type_of<T>()), "the catalogue has no such operation for this type");
+  reduce(O, element_type_of<T>(), x.data(), x.size(), nullptr, 0, s, results.data(), results.size(), opt);
+}
+
+/// O over each segment of two arrays of one length (dot).
+template <operation O, class T>
+requires(catalogue::arity(O) == 2) void reduce(std::span<const T> x, std::span<const T> y, segments s,
+                                               std::span<result_t<O, T>> results, const options& opt = {}) {
+  static_assert(catalogue::has(O, element_type_of<T>()), "the catalogue has no such operation for this type");
+  reduce(O, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), s, results.data(), results.size(), opt);
+}
+
+/// O along an axis of a matrix (0: each column, 1: each row), as detred::sum(matrix, axis, ...).
+template <operation O, class T>
+requires(catalogue::arity(O) == 1 && !catalogue::is_scan(O)) void reduce(matrix_view<T> a, int axis,
+                                                                         std::span<result_t<O, T>> results,
+                                                                         const options& opt = {}) {
+  static_assert(catalogue::has(O, element_type_of<T>()), "the catalogue has no such operation for this type");
+  reduce(O, element_type_of<T>(), a.data, a.rows, a.cols, a.leading_dimension, a.layout, axis, results.data(),
+         results.size(), opt);
 }
 
 }  // namespace detred

@@ -21,25 +21,17 @@ DETRED_C_EXACT(detred_sum_i64, detred::sum, int64_t, int64_t)
 DETRED_C_EXACT(detred_sum_u32, detred::sum, uint32_t, uint64_t)
 DETRED_C_EXACT(detred_sum_u64, detred::sum, uint64_t, uint64_t)
 
-namespace {
-
-// detred::reference::sum has no thread count (it is one loop).
-template <class T>
-T reference_sum(std::span<const T> x, const detred::options& opt) {
-  return detred::reference::sum(x, opt.mode);
-}
-
-}  // namespace
-
 extern "C" {
 
 detred_status detred_reference_sum_f64(const double* x, size_t n, detred_mode mode, double* result) {
-  return detred::c_api::into(
-      result, [&] { return reference_sum(detred::c_api::elements<double>(x, n), detred::c_api::options_of(mode, 0)); });
+  return detred::c_api::into(result, [&] {
+    return detred::reference::sum(detred::c_api::elements<double>(x, n), detred::c_api::options_of(mode, 0));
+  });
 }
 detred_status detred_reference_sum_f32(const float* x, size_t n, detred_mode mode, float* result) {
-  return detred::c_api::into(
-      result, [&] { return reference_sum(detred::c_api::elements<float>(x, n), detred::c_api::options_of(mode, 0)); });
+  return detred::c_api::into(result, [&] {
+    return detred::reference::sum(detred::c_api::elements<float>(x, n), detred::c_api::options_of(mode, 0));
+  });
 }
 
 }  // extern "C"

@@ -241,8 +241,7 @@ void synchronize(const options& opt) {
 namespace detail {
 
 template <class Op>
-typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t n, workspace& ws,
-                                     stream_t stream) {
+typename Op::result reduce_host_with(const order::operands<Op>& x, std::uint64_t n, workspace& ws, stream_t stream) {
   return run_host<Op>(x, n, ws, stream, "CUDA backend");
 }
 

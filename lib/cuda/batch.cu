@@ -955,10 +955,9 @@ void reduce_by_key(const typename Op::input* values, const Key* keys, std::uint6
   const std::uint64_t keys_bytes = aligned(n * sizeof(std::uint32_t));
   const std::uint64_t values_bytes = aligned(n * sizeof(T));
   const std::uint64_t narrow_bytes = std::is_same_v<Key, std::uint32_t> ? 0 : keys_bytes;
-  char* const scratch = reserve_scratch(ws,
-                                        offsets_bytes + keys_bytes + values_bytes + aligned(sort_bytes) +
-                                            lines_scratch_bytes<Op>(n) + narrow_bytes,
-                                        stream);
+  char* const scratch = reserve_scratch(
+      ws, offsets_bytes + keys_bytes + values_bytes + aligned(sort_bytes) + lines_scratch_bytes<Op>(n) + narrow_bytes,
+      stream);
   auto* const offsets = reinterpret_cast<std::uint64_t*>(scratch);
   auto* const sorted_keys = reinterpret_cast<std::uint32_t*>(scratch + offsets_bytes);
   auto* const sorted_values = reinterpret_cast<T*>(scratch + offsets_bytes + keys_bytes);

@@ -53,8 +53,9 @@ void prefetch_row(const T* row, std::uint64_t elements) {
 }  // namespace
 
 template <class T>
-void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines, std::uint64_t count, T* results,
-                  const cpu::run_options& how) {
+void reduce_lines(line_op op, exact::finish f, const T* x, const T* y, const cpu::line_set& lines, std::uint64_t count,
+                  T* results, const cpu::run_options& how) {
+  const bool root = f == exact::finish::square_root;
   if (count == 0) return;
   const exact_kernels& table = kernels_for(cpu::resolve(how.instruction_set));
   const auto sum = sum_kernel<T>(table, op == line_op::asum);
@@ -90,31 +91,28 @@ void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines
           } else {
             sum(line.state(), x + s, n);
           }
-          results[k] = op == line_op::squares ? line.take_square_root<T>() : line.take<T>();
+          results[k] = root ? line.take_square_root<T>() : line.take<T>();
         }
         return left;
       },
       [&](std::uint64_t k, std::uint64_t n) {
         const std::uint64_t s = lines.start(k);
-        if (op == line_op::squares) {
-          results[k] = exact::square_root_to<T>(dot_state(x + s, x + s, n, how));
-        } else {
-          results[k] = exact::round_to<T>(op == line_op::dot ? dot_state(x + s, y + s, n, how)
-                                                             : sum_state(x + s, n, op == line_op::asum, how));
-        }
+        const superaccumulator a =
+            products ? dot_state(x + s, second + s, n, how) : sum_state(x + s, n, op == line_op::asum, how);
+        results[k] = root ? exact::square_root_to<T>(a) : exact::round_to<T>(a);
       });
 }
 
 template <class T>
-void reduce_strided_lines(line_op op, const T* x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
-                          T* results, const cpu::run_options& how) {
+void reduce_strided_lines(line_op op, exact::finish f, const T* x, std::uint64_t length, std::uint64_t stride,
+                          std::uint64_t count, T* results, const cpu::run_options& how) {
   if (count == 0) return;
   const exact_kernels& table = kernels_for(cpu::resolve(how.instruction_set));
   const auto sum = sum_kernel<T>(table, op == line_op::asum);
   const auto dot = dot_kernel<T>(table);
   // What a line's state becomes: its rounded value, or for a norm the rounded square root.
-  const auto finish = [op](const superaccumulator& a) {
-    return op == line_op::squares ? exact::square_root_to<T>(a) : exact::round_to<T>(a);
+  const auto finish = [f](const superaccumulator& a) {
+    return f == exact::finish::square_root ? exact::square_root_to<T>(a) : exact::round_to<T>(a);
   };
   const int team = team_for(count * length * sizeof(T), how);
   constexpr std::uint64_t width = panel_bytes / sizeof(T);
@@ -168,13 +166,13 @@ void reduce_strided_lines(line_op op, const T* x, std::uint64_t length, std::uin
   for (std::uint64_t t = 0; t < merged.size(); ++t) results[t] = finish(merged[t]);
 }
 
-template void reduce_lines(line_op, const double*, const double*, const cpu::line_set&, std::uint64_t, double*,
-                           const cpu::run_options&);
-template void reduce_lines(line_op, const float*, const float*, const cpu::line_set&, std::uint64_t, float*,
-                           const cpu::run_options&);
-template void reduce_strided_lines(line_op, const double*, std::uint64_t, std::uint64_t, std::uint64_t, double*,
-                                   const cpu::run_options&);
-template void reduce_strided_lines(line_op, const float*, std::uint64_t, std::uint64_t, std::uint64_t, float*,
-                                   const cpu::run_options&);
+template void reduce_lines(line_op, exact::finish, const double*, const double*, const cpu::line_set&, std::uint64_t,
+                           double*, const cpu::run_options&);
+template void reduce_lines(line_op, exact::finish, const float*, const float*, const cpu::line_set&, std::uint64_t,
+                           float*, const cpu::run_options&);
+template void reduce_strided_lines(line_op, exact::finish, const double*, std::uint64_t, std::uint64_t, std::uint64_t,
+                                   double*, const cpu::run_options&);
+template void reduce_strided_lines(line_op, exact::finish, const float*, std::uint64_t, std::uint64_t, std::uint64_t,
+                                   float*, const cpu::run_options&);
 
 }  // namespace detred::exact_cpu

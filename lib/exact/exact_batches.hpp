@@ -7,24 +7,26 @@
 
 #include <cstdint>
 
+#include "detred/exact/exact_ops.hpp"
+
 #include "cpu/cpu_backend.hpp"
 
 namespace detred::exact_cpu {
 
-/// What each line of a batch computes: the rounded sum of its values, magnitudes or products with y (dot), or the
-/// rounded square root of the sum of its squares (nrm2).
+/// What each line of a batch adds up exactly: its values, magnitudes, products with y (dot) or squares; the finish
+/// (exact::finish) says whether the result is that sum rounded once or its square root rounded once (nrm2).
 enum class line_op { sum, asum, dot, squares };
 
 /// results[k] = the correctly rounded sum, |x| sum, dot product (with y, of the same layout) or norm of line k of
 /// `lines`, for k < count; T = double or float. y is only read for line_op::dot.
 template <class T>
-void reduce_lines(line_op op, const T* x, const T* y, const cpu::line_set& lines, std::uint64_t count, T* results,
-                  const cpu::run_options& how);
+void reduce_lines(line_op op, exact::finish f, const T* x, const T* y, const cpu::line_set& lines, std::uint64_t count,
+                  T* results, const cpu::run_options& how);
 
 /// results[t] = the correctly rounded sum, |x| sum or norm (op sum, asum, squares; not dot) of x[t], x[t + stride],
 /// ..., x[t + (length - 1) * stride], for t < count: the columns of a row-major matrix, the rows of a column-major one.
 template <class T>
-void reduce_strided_lines(line_op op, const T* x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
-                          T* results, const cpu::run_options& how);
+void reduce_strided_lines(line_op op, exact::finish f, const T* x, std::uint64_t length, std::uint64_t stride,
+                          std::uint64_t count, T* results, const cpu::run_options& how);
 
 }  // namespace detred::exact_cpu

@@ -52,8 +52,8 @@ constexpr line_op line_op_of() {
 template <class Op>
 void reduce_lines(const order::operands<Op>& x, const cpu::line_set& lines, std::uint64_t count,
                   typename Op::result* results, const cpu::run_options& how) {
-  exact_cpu::reduce_lines(line_op_of<Op>(), x.data[0], Op::arity == 2 ? x.data[Op::arity - 1] : nullptr, lines, count,
-                          results, how);
+  exact_cpu::reduce_lines(line_op_of<Op>(), Op::finishes, x.data[0], Op::arity == 2 ? x.data[Op::arity - 1] : nullptr,
+                          lines, count, results, how);
 }
 
 template <class Op>
@@ -62,7 +62,7 @@ void reduce_strided_lines(const order::operands<Op>& x, std::uint64_t length, st
   if constexpr (Op::arity == 2) {
     throw error("exact dot products have no strided lines (the batched API has none)");
   } else {
-    exact_cpu::reduce_strided_lines(line_op_of<Op>(), x.data[0], length, stride, count, results, how);
+    exact_cpu::reduce_strided_lines(line_op_of<Op>(), Op::finishes, x.data[0], length, stride, count, results, how);
   }
 }
 

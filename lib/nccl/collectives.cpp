@@ -250,7 +250,7 @@ std::string own_problem(collective call, std::uint64_t x_size, std::uint64_t out
     using A = std::conditional_t<is_half<In>, float, In>;
     try {
       cuda::sum_async(matrix_view<A>{nullptr, static_cast<std::uint64_t>(s.ranks), 0, 0, layout::row_major}, 0,
-                      std::span<A>(), ws.sums, m, stream);
+                      std::span<A>(), {.mode = m, .stream = stream, .workspace = &ws.sums});
     } catch (const error& e) {
       return what + ": " + e.what();
     }
@@ -264,15 +264,15 @@ void column_sums(const In* rows, std::uint64_t ranks, std::uint64_t cols, Out* o
                  std::byte* floats, unsigned long long* overflow, workspace::state& ws, mode m, cudaStream_t stream) {
   if (cols == 0) return;
   if constexpr (std::is_floating_point_v<In>) {
-    cuda::sum_async(matrix_view<In>{rows, ranks, cols, cols, layout::row_major}, 0, std::span<Out>(out, cols), ws.sums,
-                    m, stream);
+    cuda::sum_async(matrix_view<In>{rows, ranks, cols, cols, layout::row_major}, 0, std::span<Out>(out, cols),
+                    {.mode = m, .stream = stream, .workspace = &ws.sums});
   } else if constexpr (is_half<In>) {
     constexpr auto kind = std::is_same_v<In, float16> ? detail::half_kind::float16 : detail::half_kind::bfloat16;
     auto* const matrix = reinterpret_cast<float*>(floats);
     auto* const sums = matrix + ranks * cols;
     detail::widen(reinterpret_cast<const std::uint16_t*>(rows), matrix, ranks * cols, kind, stream);
     cuda::sum_async(matrix_view<float>{matrix, ranks, cols, cols, layout::row_major}, 0, std::span<float>(sums, cols),
-                    ws.sums, m, stream);
+                    {.mode = m, .stream = stream, .workspace = &ws.sums});
     detail::narrow(sums, reinterpret_cast<std::uint16_t*>(out), cols, kind, stream);
   } else {
     detail::integer_column_sums(rows, ranks, cols, out, first_index, overflow, stream);

@@ -12,5 +12,5 @@ int main() {
   const double comp = detred::sum(std::span<const double>(x), {.mode = detred::mode::compensated, .threads = 2});
   std::printf("order %d tree %a compensated %a\n", detred::order_version, tree, comp);
   // The reference must agree; a consumer linking the wrong library or headers would show here.
-  return tree == detred::reference::sum(std::span<const double>(x), detred::mode::tree) ? 0 : 1;
+  return tree == detred::reference::sum(std::span<const double>(x), {.mode = detred::mode::tree}) ? 0 : 1;
 }

@@ -80,10 +80,11 @@ TEST_F(Api, InvalidArgumentsThrowDetredError) {
   device_array<double> d(16);
   ASSERT_TRUE(d.ok());
   const std::span<const double> x(d.data(), 16);
-  EXPECT_THROW(cuda::sum(x, test_workspace(), static_cast<mode>(7)), detred::error);
-  EXPECT_THROW(cuda::sum_async(x, nullptr, test_workspace()), detred::error);
-  EXPECT_THROW(cuda::sum(std::span<const double>(static_cast<const double*>(nullptr), 5), test_workspace()),
-               detred::error);
+  EXPECT_THROW(cuda::sum(x, {.mode = static_cast<mode>(7), .workspace = &test_workspace()}), detred::error);
+  EXPECT_THROW(cuda::sum_async(x, nullptr, {.workspace = &test_workspace()}), detred::error);
+  EXPECT_THROW(
+      cuda::sum(std::span<const double>(static_cast<const double*>(nullptr), 5), {.workspace = &test_workspace()}),
+      detred::error);
   EXPECT_THROW(cuda::detail::forced_plan(10, 3, 8), detred::error);
 }
 
@@ -100,12 +101,14 @@ TEST_F(Api, NoAllocationPerCallOnceTheWorkspaceExists) {
   cuda::workspace ws;
   const std::size_t initial = ws.device_bytes();
   EXPECT_LE(initial, std::size_t{256} << 10) << "the workspace starts at about 128 KiB";
-  for (mode m : {mode::tree, mode::compensated}) cuda::sum(std::span<const double>(d.data(), big), ws, m);
+  for (mode m : {mode::tree, mode::compensated})
+    cuda::sum(std::span<const double>(d.data(), big), {.mode = m, .workspace = &ws});
   const std::uint64_t allocations_before = cuda::detail::workspace_access::of(ws).allocations;
   for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5000}, std::uint64_t{1} << 20, big}) {
     for (mode m : {mode::tree, mode::compensated}) {
-      cuda::sum(std::span<const double>(d.data(), n), ws, m);
-      cuda::sum_async(std::span<const double>(d.data(), n), out.data(), ws, m, nullptr);
+      cuda::sum(std::span<const double>(d.data(), n), {.mode = m, .workspace = &ws});
+      cuda::sum_async(std::span<const double>(d.data(), n), out.data(),
+                      {.mode = m, .stream = nullptr, .workspace = &ws});
     }
   }
   DETRED_CUDA_OK(cudaDeviceSynchronize());
@@ -119,8 +122,8 @@ TEST_F(Api, ConcurrentStreamsWithTheirOwnWorkspaces) {
   const std::uint64_t n = (std::uint64_t{1} << 22) + 3;
   const std::vector<float> a = generate<float>(values::uniform, n, 13);
   const std::vector<float> b = generate<float>(values::ill_conditioned, n, 14);
-  const float expect_a = reference::sum(std::span<const float>(a), mode::compensated);
-  const float expect_b = reference::sum(std::span<const float>(b), mode::tree);
+  const float expect_a = reference::sum(std::span<const float>(a), {.mode = mode::compensated});
+  const float expect_b = reference::sum(std::span<const float>(b), {.mode = mode::tree});
   device_array<float> da(n);
   device_array<float> db(n);
   device_array<float> out(2);
@@ -133,8 +136,10 @@ TEST_F(Api, ConcurrentStreamsWithTheirOwnWorkspaces) {
   cuda::workspace w1;
   cuda::workspace w2;
   for (int round = 0; round < 20; ++round) {
-    cuda::sum_async(std::span<const float>(da.data(), n), out.data(), w1, mode::compensated, s1);
-    cuda::sum_async(std::span<const float>(db.data(), n), out.data() + 1, w2, mode::tree, s2);
+    cuda::sum_async(std::span<const float>(da.data(), n), out.data(),
+                    {.mode = mode::compensated, .stream = s1, .workspace = &w1});
+    cuda::sum_async(std::span<const float>(db.data(), n), out.data() + 1,
+                    {.mode = mode::tree, .stream = s2, .workspace = &w2});
   }
   float got[2] = {};
   DETRED_CUDA_OK(cudaStreamSynchronize(s1));
@@ -153,11 +158,11 @@ TEST_F(Api, HostConvenienceAcceptsDeviceMemory) {
   device_array<double> d(x.size());
   DETRED_CUDA_OK(cudaMemcpy(d.data(), x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice));
   for (mode m : {mode::tree, mode::compensated}) {
-    const double expected = reference::sum(std::span<const double>(x), m);
+    const double expected = reference::sum(std::span<const double>(x), {.mode = m});
     EXPECT_EQ(bits(detred::sum(std::span<const double>(d.data(), x.size()), {.mode = m, .backend = backend::cuda})),
               bits(expected));
     cuda::workspace ws;
-    EXPECT_EQ(bits(cuda::sum_host(std::span<const double>(x), ws, m)), bits(expected));
+    EXPECT_EQ(bits(cuda::sum(std::span<const double>(x), {.mode = m, .workspace = &ws})), bits(expected));
     gpu_comparisons() += 2;
   }
 }
@@ -167,7 +172,7 @@ TEST_F(Api, CudaErrorsCarryTheCudaText) {
   cuda::workspace ws;
   const std::vector<float> x(8, 1.0f);
   try {
-    cuda::sum_host(std::span<const float>(x.data(), std::uint64_t{1} << 46), ws);
+    cuda::sum(std::span<const float>(x.data(), std::uint64_t{1} << 46), {.workspace = &ws});
     ADD_FAILURE() << "expected detred::error";
   } catch (const detred::error& e) {
     EXPECT_NE(std::string(e.what()).find("cudaMalloc"), std::string::npos) << e.what();
@@ -175,7 +180,7 @@ TEST_F(Api, CudaErrorsCarryTheCudaText) {
     std::cout << "[ message  ] " << e.what() << "\n";
   }
   // The workspace is still usable.
-  EXPECT_EQ(bits(cuda::sum_host(std::span<const float>(x), ws)), bits(8.0f));
+  EXPECT_EQ(bits(cuda::sum(std::span<const float>(x), {.workspace = &ws})), bits(8.0f));
 }
 
 }  // namespace

@@ -35,9 +35,10 @@ T on_cpu(op o, std::span<const T> x, std::span<const T> y) {
 
 template <class T>
 T on_gpu(op o, std::span<const T> x, std::span<const T> y) {
-  if (o == op::sum) return cuda::sum(x, test_workspace(), mode::exact);
-  if (o == op::asum) return cuda::asum(x, test_workspace(), mode::exact);
-  return cuda::dot(x, y, test_workspace(), mode::exact);
+  const options exact{.mode = mode::exact, .workspace = &test_workspace()};
+  if (o == op::sum) return cuda::sum(x, exact);
+  if (o == op::asum) return cuda::asum(x, exact);
+  return cuda::dot(x, y, exact);
 }
 
 /// x and y copied to the device at element offsets ox and oy from an allocation's (256-byte aligned) start, the GPU's
@@ -99,7 +100,9 @@ TEST_F(Gpu, ExactSumHasNoIntermediateOverflow) {
   device_array<double> d(5);
   ASSERT_TRUE(d.ok());
   DETRED_CUDA_OK(cudaMemcpy(d.data(), five.data(), sizeof(double) * 5, cudaMemcpyHostToDevice));
-  EXPECT_EQ(bits(cuda::sum(std::span<const double>(d.data(), 5), test_workspace(), mode::exact)), bits(big));
+  EXPECT_EQ(
+      bits(cuda::sum(std::span<const double>(d.data(), 5), {.mode = mode::exact, .workspace = &test_workspace()})),
+      bits(big));
 }
 
 TEST_F(Gpu, ExactDotOfProductsBeyondDoubleAndBelowIt) {
@@ -147,7 +150,8 @@ TYPED_TEST(GpuExact, PermutationsGiveTheSameBits) {
         for (std::size_t i = x.size() - 1; i > 0; --i) std::swap(x[i], x[r.below(i + 1)]);
       }
       DETRED_CUDA_OK(cudaMemcpy(d.data(), x.data(), x.size() * sizeof(T), cudaMemcpyHostToDevice));
-      const T got = cuda::sum(std::span<const T>(d.data(), x.size()), test_workspace(), mode::exact);
+      const T got =
+          cuda::sum(std::span<const T>(d.data(), x.size()), {.mode = mode::exact, .workspace = &test_workspace()});
       EXPECT_EQ(bits(got), bits(expected)) << name(v) << " permutation " << round;
       gpu_comparisons() += 1;
     }
@@ -167,14 +171,14 @@ TYPED_TEST(GpuExact, EveryEntryPointAndRepeatedCalls) {
   DETRED_CUDA_OK(cudaStreamCreate(&stream));
   cuda::workspace ws;
   const std::span<const T> dx(d.data(), x.size());
-  for (int k = 0; k < 4; ++k) cuda::sum_async(dx, out.data() + k, ws, mode::exact, stream);
+  const options exact{.mode = mode::exact, .stream = stream, .workspace = &ws};
+  for (int k = 0; k < 4; ++k) cuda::sum_async(dx, out.data() + k, exact);
   T results[4];
   DETRED_CUDA_OK(cudaMemcpyAsync(results, out.data(), sizeof results, cudaMemcpyDeviceToHost, stream));
   DETRED_CUDA_OK(cudaStreamSynchronize(stream));
   for (const T r : results) EXPECT_EQ(bits(r), bits(expected)) << "sum_async";
-  EXPECT_EQ(bits(cuda::sum(dx, ws, mode::exact, stream)), bits(expected)) << "sum";
-  EXPECT_EQ(bits(cuda::sum_host(std::span<const T>(x), ws, mode::exact, stream)), bits(expected)) << "sum_host";
-  EXPECT_EQ(bits(cuda::sum_host(dx, ws, mode::exact, stream)), bits(expected)) << "sum_host (device memory)";
+  EXPECT_EQ(bits(cuda::sum(dx, exact)), bits(expected)) << "sum";
+  EXPECT_EQ(bits(cuda::sum(std::span<const T>(x), exact)), bits(expected)) << "sum (host memory)";
   EXPECT_EQ(bits(detred::sum(std::span<const T>(x), {.mode = mode::exact, .backend = backend::cuda})), bits(expected))
       << "detred::sum with backend::cuda";
   EXPECT_EQ(
@@ -185,28 +189,28 @@ TYPED_TEST(GpuExact, EveryEntryPointAndRepeatedCalls) {
             bits(on_cpu<T>(op::asum, x, x)))
       << "detred::asum with backend::cuda";
   // After an exact call, the tree-mode sum on the same workspace is unaffected, and an empty exact sum is -0.0.
-  EXPECT_EQ(bits(cuda::sum(dx, ws, mode::tree, stream)), bits(detred::sum(std::span<const T>(x))));
-  EXPECT_EQ(bits(cuda::sum(std::span<const T>(), ws, mode::exact, stream)), bits(T(-0.0)));
+  EXPECT_EQ(bits(cuda::sum(dx, {.mode = mode::tree, .stream = stream, .workspace = &ws})),
+            bits(detred::sum(std::span<const T>(x))));
+  EXPECT_EQ(bits(cuda::sum(std::span<const T>(), exact)), bits(T(-0.0)));
   DETRED_CUDA_OK(cudaStreamDestroy(stream));
-  gpu_comparisons() += 10;
+  gpu_comparisons() += 9;
 }
 
 TEST_F(Gpu, ExactModeRefusals) {
+  const options exact{.mode = mode::exact, .workspace = &test_workspace()};
   device_array<float16> h(4);
   ASSERT_TRUE(h.ok());
   try {
-    cuda::sum(std::span<const float16>(h.data(), 4), test_workspace(), mode::exact);
+    cuda::sum(std::span<const float16>(h.data(), 4), exact);
     ADD_FAILURE() << "16-bit exact sum accepted";
   } catch (const error& e) {
     EXPECT_NE(std::string(e.what()).find("exact"), std::string::npos) << e.what();
   }
   device_array<double> d(4);
   ASSERT_TRUE(d.ok());
-  EXPECT_THROW(cuda::nrm2(std::span<const double>(d.data(), 4), test_workspace(), mode::exact), error);
-  EXPECT_THROW(cuda::dot(std::span<const double>(d.data(), 4), std::span<const double>(d.data(), 3), test_workspace(),
-                         mode::exact),
-               error);
-  EXPECT_THROW(cuda::sum_async(std::span<const double>(d.data(), 4), nullptr, test_workspace(), mode::exact), error);
+  EXPECT_THROW(cuda::nrm2(std::span<const double>(d.data(), 4), exact), error);
+  EXPECT_THROW(cuda::dot(std::span<const double>(d.data(), 4), std::span<const double>(d.data(), 3), exact), error);
+  EXPECT_THROW(cuda::sum_async(std::span<const double>(d.data(), 4), nullptr, exact), error);
 }
 
 }  // namespace

@@ -128,7 +128,7 @@ TYPED_TEST(TypedGpu, SpecialValuesGiveTheDocumentedResult) {
 TYPED_TEST(TypedGpu, EmptyInputIsTheIdentity) {
   using T = TypeParam;
   for (mode m : both_modes) {
-    EXPECT_EQ(bits(cuda::sum(std::span<const T>(), test_workspace(), m)), bits(T(-0.0)));
+    EXPECT_EQ(bits(cuda::sum(std::span<const T>(), {.mode = m, .workspace = &test_workspace()})), bits(T(-0.0)));
     EXPECT_EQ(bits(detred::sum(std::span<const T>(), {.mode = m, .backend = backend::cuda})), bits(T(-0.0)));
     gpu_comparisons() += 2;
   }

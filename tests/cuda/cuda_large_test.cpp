@@ -51,15 +51,16 @@ TYPED_TEST(LargeGpu, AroundTwoToThe31Elements) {
     const std::span<const T> host(x.data() + s.offset, s.n);
     for (mode m : {mode::tree, mode::compensated, mode::exact}) {
       const T cpu = detred::sum(host, {.mode = m});
-      const T gpu = cuda::sum(std::span<const T>(d.data() + s.offset, s.n), test_workspace(), m);
+      const T gpu =
+          cuda::sum(std::span<const T>(d.data() + s.offset, s.n), {.mode = m, .workspace = &test_workspace()});
       EXPECT_EQ(bits(gpu), bits(cpu)) << "n=" << s.n << " offset=" << s.offset << " mode=" << to_string(m);
       gpu_comparisons() += 1;
       gpu_inputs() += 1;
     }
   }
   const std::span<const T> past(x.data(), two31 + 1);
-  const T expected = reference::sum(past, mode::tree);
-  const T gpu = cuda::sum(std::span<const T>(d.data(), two31 + 1), test_workspace(), mode::tree);
+  const T expected = reference::sum(past, {.mode = mode::tree});
+  const T gpu = cuda::sum(std::span<const T>(d.data(), two31 + 1), {.workspace = &test_workspace()});
   EXPECT_EQ(bits(gpu), bits(expected)) << "n = 2^31 + 1 against reference::sum";
   gpu_comparisons() += 1;
   std::cout << "[ large    ] n up to " << total << " (" << total * sizeof(T) / (1 << 20) << " MiB) checked\n";
@@ -78,20 +79,21 @@ TEST_F(Gpu, IntegerSumsPastTwoToThe32Elements) {
     GTEST_SKIP() << "needs " << (n32 + 1) * 4 / (1 << 20) << " MiB of device memory";
   }
   cuda::workspace ws;
+  const options on_ws{.workspace = &ws};
   {
     device_array<std::int32_t> d(n32 + 1);
     ASSERT_TRUE(d.ok());
     DETRED_CUDA_OK(cudaMemset(d.data(), 0x01, (n32 + 1) * 4));
-    EXPECT_EQ(cuda::sum(std::span<const std::int32_t>(d.data() + 1, n32), ws),
+    EXPECT_EQ(cuda::sum(std::span<const std::int32_t>(d.data() + 1, n32), on_ws),
               static_cast<std::int64_t>(n32) * 16843009);
   }
   {
     device_array<std::int64_t> d(n64 + 1);
     ASSERT_TRUE(d.ok());
     DETRED_CUDA_OK(cudaMemset(d.data(), 0xff, (n64 + 1) * 8));
-    EXPECT_EQ(cuda::sum(std::span<const std::int64_t>(d.data() + 1, n64), ws), -static_cast<std::int64_t>(n64));
+    EXPECT_EQ(cuda::sum(std::span<const std::int64_t>(d.data() + 1, n64), on_ws), -static_cast<std::int64_t>(n64));
     EXPECT_THROW(
-        cuda::sum(std::span<const std::uint64_t>(reinterpret_cast<const std::uint64_t*>(d.data()) + 1, n64), ws),
+        cuda::sum(std::span<const std::uint64_t>(reinterpret_cast<const std::uint64_t*>(d.data()) + 1, n64), on_ws),
         error);  // (2^64 - 1) * n64 does not fit uint64
   }
 }

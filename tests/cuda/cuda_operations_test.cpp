@@ -135,7 +135,7 @@ TEST_F(Gpu, DotOfProductsNearTheSubnormalRange) {
 /// device against the CPU. Sizes around one block of the integer kernels, several, and the most blocks.
 template <class I>
 void expect_integer_sums_on_gpu() {
-  cuda::workspace& ws = test_workspace();
+  const options on_ws{.workspace = &test_workspace()};
   for (std::uint64_t n : {0, 1, 3, 4, 5, 4099, 16384, 16387, 262147, 1 << 22}) {
     for (int kind = 0; kind < 3; ++kind) {
       const std::vector<I> x = random_integers<I>(n, n + 31 * kind, kind);
@@ -153,9 +153,9 @@ void expect_integer_sums_on_gpu() {
           host_fits = false;
         }
         if (host_fits) {
-          EXPECT_EQ(cuda::sum(gx, ws), expected) << "n=" << n << " kind=" << kind << " offset=" << offset;
+          EXPECT_EQ(cuda::sum(gx, on_ws), expected) << "n=" << n << " kind=" << kind << " offset=" << offset;
         } else {
-          EXPECT_THROW(cuda::sum(gx, ws), error) << "n=" << n << " kind=" << kind << " offset=" << offset;
+          EXPECT_THROW(cuda::sum(gx, on_ws), error) << "n=" << n << " kind=" << kind << " offset=" << offset;
         }
       }
     }
@@ -177,26 +177,27 @@ TEST_F(Gpu, PublicEntryPointsEqualTheHostApi) {
   DETRED_CUDA_OK(cudaMemcpy(dx.data(), x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice));
   DETRED_CUDA_OK(cudaMemcpy(dy.data(), y.data(), y.size() * sizeof(double), cudaMemcpyHostToDevice));
   const std::span<const double> hx(x), hy(y), gx(dx.data(), x.size()), gy(dy.data(), y.size());
-  cuda::workspace& ws = test_workspace();
+  const options on_ws{.workspace = &test_workspace()};
   for (mode m : {mode::tree, mode::compensated}) {
-    EXPECT_EQ(bits(cuda::dot(gx, gy, ws, m)), bits(dot(hx, hy, {.mode = m})));
-    EXPECT_EQ(bits(cuda::asum(gx, ws, m)), bits(asum(hx, {.mode = m})));
-    EXPECT_EQ(bits(cuda::nrm2(gx, ws, m)), bits(nrm2(hx, {.mode = m})));
+    const options gpu{.mode = m, .workspace = &test_workspace()};
+    EXPECT_EQ(bits(cuda::dot(gx, gy, gpu)), bits(dot(hx, hy, {.mode = m})));
+    EXPECT_EQ(bits(cuda::asum(gx, gpu)), bits(asum(hx, {.mode = m})));
+    EXPECT_EQ(bits(cuda::nrm2(gx, gpu)), bits(nrm2(hx, {.mode = m})));
     EXPECT_EQ(bits(dot(hx, hy, {.mode = m, .backend = backend::cuda})), bits(dot(hx, hy, {.mode = m})));
     EXPECT_EQ(bits(nrm2(hx, {.mode = m, .backend = backend::cuda})), bits(nrm2(hx, {.mode = m})));
   }
-  EXPECT_EQ(bits(cuda::min(gx, ws)), bits(detred::min(hx)));
-  EXPECT_EQ(bits(cuda::max(gx, ws)), bits(detred::max(hx)));
-  EXPECT_EQ(cuda::argmin(gx, ws), argmin(hx));
-  EXPECT_EQ(cuda::argmax(gx, ws), argmax(hx));
-  EXPECT_TRUE(same_bits(cuda::stats(gx, ws), stats(hx)));
+  EXPECT_EQ(bits(cuda::min(gx, on_ws)), bits(detred::min(hx)));
+  EXPECT_EQ(bits(cuda::max(gx, on_ws)), bits(detred::max(hx)));
+  EXPECT_EQ(cuda::argmin(gx, on_ws), argmin(hx));
+  EXPECT_EQ(cuda::argmax(gx, on_ws), argmax(hx));
+  EXPECT_TRUE(same_bits(cuda::stats(gx, on_ws), stats(hx)));
   EXPECT_TRUE(same_bits(stats(hx, {.backend = backend::cuda}), stats(hx)));
   EXPECT_EQ(argmin(hx, {.backend = backend::cuda}), argmin(hx));
-  EXPECT_THROW(cuda::dot(gx, gy.first(5), ws), error);
-  EXPECT_THROW(cuda::min(gx.first(0), ws), error);
+  EXPECT_THROW(cuda::dot(gx, gy.first(5), on_ws), error);
+  EXPECT_THROW(cuda::min(gx.first(0), on_ws), error);
 
   device_array<statistics<double>> s(1);
-  cuda::stats_async(gx, s.data(), ws);
+  cuda::stats_async(gx, s.data(), on_ws);
   statistics<double> async{};
   DETRED_CUDA_OK(cudaMemcpy(&async, s.data(), sizeof async, cudaMemcpyDeviceToHost));
   EXPECT_TRUE(same_bits(async, stats(hx)));

@@ -50,7 +50,7 @@ void check_split(const std::vector<T>& x, const std::vector<std::uint64_t>& cuts
                       devices.size() == 1 ? streams[k % streams.size()] : nullptr});
   }
   ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
-  const T got = cuda::sum(std::span<const cuda::device_piece<T>>(pieces), m);
+  const T got = cuda::sum(std::span<const cuda::device_piece<T>>(pieces), {.mode = m});
   const T expected = detred::sum(std::span<const T>(x), {.mode = m});
   EXPECT_EQ(std::bit_cast<bits_of<T>>(got), std::bit_cast<bits_of<T>>(expected))
       << what << " n=" << x.size() << " pieces=" << pieces.size() << " " << to_string(m);
@@ -112,7 +112,8 @@ TEST_F(GpuPieces, DeviceStateEqualsTheCpuStateByteForByte) {
   for (const auto& [begin, end] :
        {std::pair<std::uint64_t, std::uint64_t>{0, 1000000}, {1, 999999}, {2048 * 7, 2048 * 400}, {5, 9}, {300, 300}}) {
     for (mode m : {mode::tree, mode::compensated, mode::exact}) {
-      const partial_state gpu = cuda::sum_state(std::span<const double>(d.data() + begin, end - begin), begin, ws, m);
+      const partial_state gpu =
+          cuda::sum_state(std::span<const double>(d.data() + begin, end - begin), begin, {.mode = m, .workspace = &ws});
       const partial_state cpu =
           partial_state::of(operation::sum, std::span<const double>(x).subspan(begin, end - begin), begin, {.mode = m});
       EXPECT_EQ(gpu.serialize(), cpu.serialize()) << begin << ".." << end;

@@ -87,27 +87,24 @@ std::vector<Y> cpu_scan(const std::vector<In>& x, mode m, bool exclusive) {
   return y;
 }
 
-/// The GPU call: synchronous, or enqueued on `stream` (integer scans are synchronous only; they wait for it).
+/// The options of the GPU calls on `stream`: the workspace the tests share.
+options on_stream(mode m, cudaStream_t stream) { return {.mode = m, .stream = stream, .workspace = &test_workspace()}; }
+
+/// The GPU call: synchronous, or enqueued on `stream`.
 template <class In, class Y>
 void gpu_scan(std::span<const In> x, std::span<Y> y, mode m, bool exclusive, bool async, cudaStream_t stream) {
-  cuda::workspace& ws = test_workspace();
-  if constexpr (std::is_integral_v<In>) {
+  const options opt = on_stream(m, stream);
+  if (async) {
     if (exclusive) {
-      cuda::exclusive_cumsum(x, y, ws, stream);
+      cuda::exclusive_cumsum_async(x, y, opt);
     } else {
-      cuda::cumsum(x, y, ws, stream);
-    }
-  } else if (async) {
-    if (exclusive) {
-      cuda::exclusive_cumsum_async(x, y, ws, m, stream);
-    } else {
-      cuda::cumsum_async(x, y, ws, m, stream);
+      cuda::cumsum_async(x, y, opt);
     }
   } else {
     if (exclusive) {
-      cuda::exclusive_cumsum(x, y, ws, m, stream);
+      cuda::exclusive_cumsum(x, y, opt);
     } else {
-      cuda::cumsum(x, y, ws, m, stream);
+      cuda::cumsum(x, y, opt);
     }
   }
 }
@@ -139,6 +136,7 @@ void expect_gpu_scans(const std::vector<In>& x, mode m, const std::string& what,
       ASSERT_EQ(cudaMemcpyAsync(async.data(), dy.data(), n * sizeof(Y), cudaMemcpyDeviceToHost, stream), cudaSuccess);
     }
     ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    EXPECT_NO_THROW(cuda::synchronize(on_stream(m, stream))) << label << ": the async call recorded an error";
     ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
     expect_same_bits(async, expected, label + " async on a stream");
 
@@ -198,9 +196,10 @@ TYPED_TEST(GpuScan, ConcurrentStreamsEachMatchTheCpu) {
   ASSERT_EQ(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking), cudaSuccess);
   ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
   for (int round = 0; round < 3; ++round) {
-    cuda::cumsum_async(std::span<const T>(d0.data(), n), std::span<T>(y0.data(), n), ws0, mode::tree, s0);
-    cuda::exclusive_cumsum_async(std::span<const T>(d1.data(), n), std::span<T>(y1.data(), n), ws1, mode::compensated,
-                                 s1);
+    cuda::cumsum_async(std::span<const T>(d0.data(), n), std::span<T>(y0.data(), n),
+                       {.mode = mode::tree, .stream = s0, .workspace = &ws0});
+    cuda::exclusive_cumsum_async(std::span<const T>(d1.data(), n), std::span<T>(y1.data(), n),
+                                 {.mode = mode::compensated, .stream = s1, .workspace = &ws1});
   }
   ASSERT_EQ(cudaStreamSynchronize(s0), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(s1), cudaSuccess);
@@ -252,7 +251,7 @@ TEST_F(GpuScanRules, IntegersAreExactAndMatchTheCpu) {
 std::string from_output(const std::string& message) { return message.substr(message.find("output")); }
 
 TEST_F(GpuScanRules, IntegerOverflowIsRefusedAsOnTheCpu) {
-  cuda::workspace& ws = test_workspace();
+  const options on_ws{.workspace = &test_workspace()};
   // int64: a large positive run that passes the maximum at element 5000 + 3000 (of a multi-leaf array), then comes
   // back; the CPU and the GPU must name the same first output and exact value.
   const std::uint64_t n = 9000;
@@ -273,20 +272,33 @@ TEST_F(GpuScanRules, IntegerOverflowIsRefusedAsOnTheCpu) {
     const std::span<const std::int64_t> dx(d.data(), n);
     try {
       if (exclusive) {
-        cuda::exclusive_cumsum(dx, std::span<std::int64_t>(y.data(), n), ws);
+        cuda::exclusive_cumsum(dx, std::span<std::int64_t>(y.data(), n), on_ws);
       } else {
-        cuda::cumsum(dx, std::span<std::int64_t>(y.data(), n), ws);
+        cuda::cumsum(dx, std::span<std::int64_t>(y.data(), n), on_ws);
       }
       ADD_FAILURE() << "no overflow_error";
     } catch (const overflow_error& e) {
       EXPECT_EQ(from_output(e.what()), from_output(cpu_message));
       EXPECT_NE(std::string(e.what()).find("detred::cuda::"), std::string::npos) << e.what();
     }
+    // The async call records it in the workspace; the next synchronize throws it, and only that one.
+    if (exclusive) {
+      cuda::exclusive_cumsum_async(dx, std::span<std::int64_t>(y.data(), n), on_ws);
+    } else {
+      cuda::cumsum_async(dx, std::span<std::int64_t>(y.data(), n), on_ws);
+    }
+    try {
+      cuda::synchronize(on_ws);
+      ADD_FAILURE() << "no overflow_error from synchronize";
+    } catch (const overflow_error& e) {
+      EXPECT_EQ(from_output(e.what()), from_output(cpu_message));
+    }
+    EXPECT_NO_THROW(cuda::synchronize(on_ws));
     // Segments: the same array as one segment, after an empty one.
     device_array<std::uint64_t> offsets(3);
     upload(std::vector<std::uint64_t>{0, 0, n}, offsets.data());
     EXPECT_THROW(cuda::cumsum(dx, segments{std::span<const std::uint64_t>(offsets.data(), 3)},
-                              std::span<std::int64_t>(y.data(), n), ws),
+                              std::span<std::int64_t>(y.data(), n), on_ws),
                  overflow_error);
   }
   // uint32 -> uint64 cannot overflow at this size; the workspace serves the next call normally.
@@ -294,14 +306,15 @@ TEST_F(GpuScanRules, IntegerOverflowIsRefusedAsOnTheCpu) {
 }
 
 TEST_F(GpuScanRules, ExactModeAndBadArgumentsAreRefused) {
-  cuda::workspace& ws = test_workspace();
+  const options on_ws{.workspace = &test_workspace()};
+  const options exact{.mode = mode::exact, .workspace = &test_workspace()};
   device_array<double> d(16);
   const std::span<const double> dx(d.data(), 16);
-  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data(), 16), ws, mode::exact), error);
-  EXPECT_THROW(cuda::exclusive_cumsum_async(dx, std::span<double>(d.data(), 16), ws, mode::exact), error);
-  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data(), 15), ws), error);              // length
-  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data() + 1, 16), ws), error);          // overlap
-  EXPECT_THROW(cuda::cumsum(dx, segments{}, std::span<double>(d.data(), 16), ws), error);  // no offsets
+  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data(), 16), exact), error);
+  EXPECT_THROW(cuda::exclusive_cumsum_async(dx, std::span<double>(d.data(), 16), exact), error);
+  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data(), 15), on_ws), error);              // length
+  EXPECT_THROW(cuda::cumsum(dx, std::span<double>(d.data() + 1, 16), on_ws), error);          // overlap
+  EXPECT_THROW(cuda::cumsum(dx, segments{}, std::span<double>(d.data(), 16), on_ws), error);  // no offsets
   // The refusal of exact mode reads as the CPU's, apart from the call's name.
   std::string cpu;
   std::string gpu;
@@ -312,7 +325,7 @@ TEST_F(GpuScanRules, ExactModeAndBadArgumentsAreRefused) {
     cpu = e.what();
   }
   try {
-    cuda::cumsum(dx, std::span<double>(d.data(), 16), ws, mode::exact);
+    cuda::cumsum(dx, std::span<double>(d.data(), 16), exact);
   } catch (const error& e) {
     gpu = e.what();
   }
@@ -324,7 +337,8 @@ TEST_F(GpuScanRules, ExactModeAndBadArgumentsAreRefused) {
 template <class In, class Y>
 void expect_segments(const std::vector<In>& x, const std::vector<std::uint64_t>& offsets, mode m,
                      const std::string& what) {
-  cuda::workspace& ws = test_workspace();
+  const options on_ws{.workspace = &test_workspace()};
+  const options gpu{.mode = m, .workspace = &test_workspace()};
   const std::uint64_t n = x.size();
   device_array<In> d(n);
   device_array<Y> y(n);
@@ -346,15 +360,15 @@ void expect_segments(const std::vector<In>& x, const std::vector<std::uint64_t>&
     const std::span<Y> dy(y.data(), n);
     if constexpr (std::is_integral_v<In>) {
       if (exclusive) {
-        cuda::exclusive_cumsum(dx, device_segments, dy, ws);
+        cuda::exclusive_cumsum(dx, device_segments, dy, on_ws);
       } else {
-        cuda::cumsum(dx, device_segments, dy, ws);
+        cuda::cumsum(dx, device_segments, dy, on_ws);
       }
     } else {
       if (exclusive) {
-        cuda::exclusive_cumsum_async(dx, device_segments, dy, ws, m);
+        cuda::exclusive_cumsum_async(dx, device_segments, dy, gpu);
       } else {
-        cuda::cumsum_async(dx, device_segments, dy, ws, m);
+        cuda::cumsum_async(dx, device_segments, dy, gpu);
       }
     }
     expect_same_bits(download(y.data(), n), expected,
@@ -405,7 +419,6 @@ TEST_F(GpuScanRules, SixteenBitSegmentsEqualTheCpu) {
 
 TYPED_TEST(GpuScan, MatrixAxesEqualTheCpu) {
   using T = TypeParam;
-  cuda::workspace& ws = test_workspace();
   struct shape {
     std::uint64_t rows, cols, extra;
   };
@@ -422,16 +435,17 @@ TYPED_TEST(GpuScan, MatrixAxesEqualTheCpu) {
       const matrix_view<T> dev{da.data(), s.rows, s.cols, ld, l};
       for (int axis : {0, 1}) {
         for (mode m : {mode::tree, mode::compensated}) {
+          const options gpu{.mode = m, .workspace = &test_workspace()};
           std::vector<T> expected(s.rows * s.cols);
           cumsum(host, axis, std::span<T>(expected), {.mode = m});
-          cuda::cumsum(dev, axis, std::span<T>(dy.data(), s.rows * s.cols), ws, m);
+          cuda::cumsum(dev, axis, std::span<T>(dy.data(), s.rows * s.cols), gpu);
           const std::string what = "axis " + std::to_string(axis) + " " + std::to_string(s.rows) + "x" +
                                    std::to_string(s.cols) + " ld=" + std::to_string(ld) +
                                    (l == layout::row_major ? " row-major" : " column-major") + " mode=" + to_string(m);
           expect_same_bits(download(dy.data(), s.rows * s.cols), expected, what);
           if (s.extra == 0) {  // packed: in place
             upload(a, da.data());
-            cuda::cumsum(dev, axis, std::span<T>(da.data(), s.rows * s.cols), ws, m);
+            cuda::cumsum(dev, axis, std::span<T>(da.data(), s.rows * s.cols), gpu);
             expect_same_bits(download(da.data(), s.rows * s.cols), expected, what + " in place");
             upload(a, da.data());
           }

@@ -99,13 +99,13 @@ void expect_device_paths_match(std::span<const T> x, const T* d, T expected, mod
     return what + " path=" + path + " mode=" + to_string(m) + " n=" + std::to_string(n);
   };
 
-  const T sync = cuda::sum(dx, test_workspace(), m);
+  const T sync = cuda::sum(dx, {.mode = m, .workspace = &test_workspace()});
   EXPECT_EQ(bits(sync), bits(expected)) << report("sum") << " got " << sync << " expected " << expected;
 
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   device_array<T> out(1);
-  cuda::sum_async(dx, out.data(), test_workspace(), m, stream);
+  cuda::sum_async(dx, out.data(), {.mode = m, .stream = stream, .workspace = &test_workspace()});
   T async_value{};
   ASSERT_EQ(cudaMemcpyAsync(&async_value, out.data(), sizeof(T), cudaMemcpyDeviceToHost, stream), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
@@ -130,7 +130,7 @@ void expect_device_paths_match(std::span<const T> x, const T* d, T expected, mod
 /// convenience (detred::sum with backend::cuda) against reference::sum. Returns the reference result.
 template <class T>
 T expect_gpu_matches_reference(std::span<const T> x, mode m, const std::string& what, std::uint64_t offset = 0) {
-  const T expected = reference::sum(x, m);
+  const T expected = reference::sum(x, {.mode = m});
   device_array<T> buffer(x.size() + offset);
   EXPECT_TRUE(buffer.ok()) << "cudaMalloc of " << x.size() + offset << " elements";
   if (!buffer.ok()) return expected;

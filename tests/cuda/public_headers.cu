@@ -39,7 +39,7 @@ namespace {
 /// A GPU's state merged with the CPU's, in one .cu file: what a CUDA user does with partial states.
 [[maybe_unused]] double gpu_and_cpu(std::span<const double> device_part, std::span<const double> host_part) {
   detred::cuda::workspace ws;
-  detred::partial_state all = detred::cuda::sum_state(device_part, 0, ws);
+  detred::partial_state all = detred::cuda::sum_state(device_part, 0, {.workspace = &ws});
   all.merge(detred::partial_state::of(detred::operation::sum, host_part, device_part.size()));
   detred::partial_state stream = detred::partial_state::empty<double>(detred::operation::sum);
   stream.append(host_part);
@@ -55,8 +55,20 @@ namespace {
 [[maybe_unused]] void gpu_and_cpu_scans(std::span<const float> device_x, std::span<float> device_y,
                                         std::span<const float> host_x, std::span<float> host_y) {
   detred::cuda::workspace ws;
-  detred::cuda::cumsum_async(device_x, device_y, ws, detred::mode::compensated);
+  detred::cuda::cumsum_async(device_x, device_y, {.mode = detred::mode::compensated, .workspace = &ws});
   detred::cumsum(host_x, host_y);
+}
+
+/// The templates of detred/cuda.hpp (reduce, reduce_async and the named calls over them), instantiated by nvcc.
+[[maybe_unused]] float gpu_reductions(std::span<const float> device_x, std::span<const float> device_y,
+                                      float* device_result, detred::cuda::stream_t stream) {
+  const detred::options opt{.mode = detred::mode::compensated, .stream = stream};
+  detred::cuda::reduce_async<detred::operation::dot>(device_x, device_y, device_result, opt);
+  detred::cuda::sumsq_async(device_x, device_result, opt);
+  detred::cuda::synchronize(opt);
+  const detred::statistics<float> s = detred::cuda::reduce<detred::operation::stats>(device_x, opt);
+  return detred::cuda::reduce<detred::operation::sum>(device_x, opt) + s.mean +
+         static_cast<float>(detred::cuda::argmax(device_x, opt));
 }
 
 }  // namespace

@@ -37,6 +37,9 @@ exact_cpu::line_op line_op_of(op o) {
   return o == op::sum ? exact_cpu::line_op::sum : o == op::asum ? exact_cpu::line_op::asum : exact_cpu::line_op::dot;
 }
 
+/// nrm2's lines end in the square root of their exact sum, the others in its rounding.
+exact::finish finish_of(op o) { return o == op::nrm2 ? exact::finish::square_root : exact::finish::rounded; }
+
 const options exact_mode{.mode = mode::exact};
 
 /// The single-array exact call.
@@ -168,7 +171,8 @@ std::vector<T> through_api(op o, const segment_batch<T>& b, const options& opt) 
 template <class T>
 std::vector<T> through_driver(op o, const segment_batch<T>& b, int threads, isa i) {
   std::vector<T> r(b.count(), T(12345));
-  exact_cpu::reduce_lines<T>(line_op_of(o), b.x.data(), b.y.data(), {.offsets = b.offsets.data()}, b.count(), r.data(),
+  exact_cpu::reduce_lines<T>(line_op_of(o), finish_of(o), b.x.data(), b.y.data(), {.offsets = b.offsets.data()},
+                             b.count(), r.data(),
                              {.threads = threads, .instruction_set = i, .parallel_threshold_bytes = 0});
   return r;
 }
@@ -425,10 +429,11 @@ std::vector<T> axis_through_driver(op o, const matrix_view<T>& a, int axis, int 
   std::vector<T> r(count, T(12345));
   const cpu::run_options how{.threads = threads, .parallel_threshold_bytes = 0};
   if ((axis == 1) == (a.layout == layout::row_major)) {
-    exact_cpu::reduce_lines<T>(line_op_of(o), a.data, nullptr, {.stride = a.leading_dimension, .length = length}, count,
-                               r.data(), how);
+    exact_cpu::reduce_lines<T>(line_op_of(o), finish_of(o), a.data, nullptr,
+                               {.stride = a.leading_dimension, .length = length}, count, r.data(), how);
   } else {
-    exact_cpu::reduce_strided_lines<T>(line_op_of(o), a.data, length, a.leading_dimension, count, r.data(), how);
+    exact_cpu::reduce_strided_lines<T>(line_op_of(o), finish_of(o), a.data, length, a.leading_dimension, count,
+                                       r.data(), how);
   }
   return r;
 }

@@ -2,6 +2,8 @@
 # Every operation on float64 and float32 host arrays: bits equal to the C++ library's for every size, mode and
 # thread count; views and axes reduced as their contiguous copies; the identities that tie the operations together;
 # NumPy's result types.
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -235,3 +237,10 @@ def test_a_catalogue_operation_without_a_hand_written_binding(kind, mode):
         bits(detred.dot(np.ascontiguousarray(c), np.ascontiguousarray(c), mode=mode), rtype) for c in x.T]
     with pytest.raises(TypeError):
         detred.sumsq(np.arange(5))
+
+
+def test_every_catalogue_operation_has_a_type_stub():
+    # The stubs (detred/__init__.pyi) are written by hand: an operation the catalogue adds must be given one.
+    stubs = (Path(detred.__file__).parent / "__init__.pyi").read_text()
+    for name in detred._detred.catalogue_operations:
+        assert f"\ndef {name}(" in stubs, f"detred/__init__.pyi has no stub for {name}"

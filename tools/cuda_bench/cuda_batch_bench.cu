@@ -167,15 +167,13 @@ void segment_rows(const settings& o, const std::string& shape, const std::vector
         "offsets");
   check(cudaStreamSynchronize(s), "fill");
   detred::cuda::workspace ws;
+  const detred::options on_s{.stream = s, .workspace = &ws};
   const std::span<const float> values(x.p, n);
   const detred::segments segs{std::span<const std::uint64_t>(offsets.p, count + 1)};
-  const auto call = [&] {
-    detred::cuda::sum_async(values, segs, std::span<float>(ours.p, count), ws, detred::mode::tree, s);
-  };
+  const auto call = [&] { detred::cuda::sum_async(values, segs, std::span<float>(ours.p, count), on_s); };
   call();
   const std::string bits = bits_vs_single(ours.p, count, s, [&](std::uint64_t k) {
-    return detred::cuda::sum(values.subspan(host_offsets[k], host_offsets[k + 1] - host_offsets[k]), ws,
-                             detred::mode::tree, s);
+    return detred::cuda::sum(values.subspan(host_offsets[k], host_offsets[k + 1] - host_offsets[k]), on_s);
   });
   cub_storage sum_tmp([&](void* p, std::size_t& b) {
     check(cub::DeviceReduce::Sum(p, b, x.p, base.p, static_cast<std::int64_t>(n), s), "sum");
@@ -234,19 +232,20 @@ void matrix(const settings& o, cudaStream_t s, cublasHandle_t blas) {
   constant<<<1024, 256, 0, s>>>(ones.p, std::max(r, c), 1.0f);
   check(cudaStreamSynchronize(s), "fill");
   detred::cuda::workspace ws;
+  const detred::options on_s{.stream = s, .workspace = &ws};
   const detred::matrix_view<float> view{.data = a.p, .rows = r, .cols = c, .leading_dimension = c};
   const std::string shape = pow2(log_r) + " x " + pow2(log_c);
   const double bytes = static_cast<double>(r * c * sizeof(float));
   const float one = 1, zero = 0;
   if (columns) {
-    const auto call = [&] { detred::cuda::sum_async(view, 0, std::span<float>(ours.p, c), ws, detred::mode::tree, s); };
+    const auto call = [&] { detred::cuda::sum_async(view, 0, std::span<float>(ours.p, c), on_s); };
     call();
     // Column j gathered into a contiguous array, then summed alone.
     const std::string bits = bits_vs_single(ours.p, c, s, [&](std::uint64_t j) {
       check(cudaMemcpy2DAsync(column.p, sizeof(float), a.p + j, c * sizeof(float), sizeof(float), r,
                               cudaMemcpyDeviceToDevice, s),
             "gather column");
-      return detred::cuda::sum(std::span<const float>(column.p, r), ws, detred::mode::tree, s);
+      return detred::cuda::sum(std::span<const float>(column.p, r), on_s);
     });
     row(
         o, "column sums (axis 0)", shape, bytes, call, "cublasSgemv N, x = ones",
@@ -254,11 +253,10 @@ void matrix(const settings& o, cudaStream_t s, cublasHandle_t blas) {
         0.90, bits, s);
   }
   if (rows) {
-    const auto call = [&] { detred::cuda::sum_async(view, 1, std::span<float>(ours.p, r), ws, detred::mode::tree, s); };
+    const auto call = [&] { detred::cuda::sum_async(view, 1, std::span<float>(ours.p, r), on_s); };
     call();
-    const std::string bits = bits_vs_single(ours.p, r, s, [&](std::uint64_t i) {
-      return detred::cuda::sum(std::span<const float>(a.p + i * c, c), ws, detred::mode::tree, s);
-    });
+    const std::string bits = bits_vs_single(
+        ours.p, r, s, [&](std::uint64_t i) { return detred::cuda::sum(std::span<const float>(a.p + i * c, c), on_s); });
     row(
         o, "row sums (axis 1)", shape, bytes, call, "cublasSgemv T, x = ones",
         [&] { check(cublasSgemv(blas, CUBLAS_OP_T, ci, ri, &one, a.p, ci, ones.p, 1, &zero, base.p, 1), "sgemv"); }, 0,
@@ -279,6 +277,7 @@ void by_key(const settings& o, cudaStream_t s) {
   device_array<std::int64_t> runs(1);
   fill<float><<<1024, 256, 0, s>>>(v.p, n, 4);
   detred::cuda::workspace ws;
+  const detred::options on_s{.stream = s, .workspace = &ws};
   const std::span<const float> values(v.p, n);
   const std::span<const std::uint32_t> key_span(keys.p, n);
 
@@ -309,9 +308,7 @@ void by_key(const settings& o, cudaStream_t s) {
   for (const bool skewed : {false, true}) {
     make_keys<<<1024, 256, 0, s>>>(keys.p, n, static_cast<std::uint32_t>(bins), skewed);
     check(cudaStreamSynchronize(s), "keys");
-    const auto call = [&] {
-      detred::cuda::sum_by_key(values, key_span, std::span<float>(ours.p, bins), ws, detred::mode::tree, s);
-    };
+    const auto call = [&] { detred::cuda::sum_by_key(values, key_span, std::span<float>(ours.p, bins), on_s); };
     call();
     // The sampled bins' values in index order, gathered on the host in one pass, each summed alone on the device.
     const std::vector<float> hv = host_copy(v.p, n);
@@ -324,7 +321,7 @@ void by_key(const settings& o, cudaStream_t s) {
     const std::string bits = bits_vs_single(ours.p, bins, s, [&](std::uint64_t b) {
       const std::vector<float>& g = groups.at(b);
       check(cudaMemcpy(group.p, g.data(), g.size() * sizeof(float), cudaMemcpyHostToDevice), "group");
-      return detred::cuda::sum(std::span<const float>(group.p, g.size()), ws, detred::mode::tree, s);
+      return detred::cuda::sum(std::span<const float>(group.p, g.size()), on_s);
     });
     const std::string op = skewed ? "sum_by_key skewed" : "sum_by_key uniform";
     const std::string size = pow2(shape.log_n) + " -> " + pow2(shape.log_bins);

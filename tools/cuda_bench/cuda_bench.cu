@@ -120,7 +120,9 @@ std::vector<result> run_size(const options& o, int log_n, cudaStream_t stream) {
     check(cub::DeviceReduce::Sum(cub_temp, cub_bytes, x, out, static_cast<std::int64_t>(n), stream), "cub sum");
   };
   auto run = [&](detred::mode m, int slot) {
-    return [&, m, slot] { detred::cuda::sum_async(std::span<const T>(x, n), out + slot, ws, m, stream); };
+    return [&, m, slot] {
+      detred::cuda::sum_async(std::span<const T>(x, n), out + slot, {.mode = m, .stream = stream, .workspace = &ws});
+    };
   };
   struct variant {
     const char* name;

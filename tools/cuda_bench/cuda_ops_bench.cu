@@ -97,27 +97,29 @@ void doubles(int log_n, cudaStream_t s, cublasHandle_t blas) {
   check(cudaMalloc(&out, 256), "out");
   const std::vector<T> hx = host_copy(x, n), hy = host_copy(y, n);
   detred::cuda::workspace ws;
+  const detred::options on_s{.stream = s, .workspace = &ws};
   const std::span<const T> dx(x, n), dy(y, n), sx(hx), sy(hy);
   const double bytes = static_cast<double>(n * sizeof(T));
   using detred::mode;
 
   for (mode m : {mode::tree, mode::compensated}) {
     const bool tree = m == mode::tree;
+    const detred::options o{.mode = m, .stream = s, .workspace = &ws};
     const std::string name = std::string("dot ") + detred::to_string(m);
     row(
-        name.c_str(), "double", log_n, 2 * bytes, [&] { detred::cuda::dot_async(dx, dy, out, ws, m, s); }, "cublasDdot",
+        name.c_str(), "double", log_n, 2 * bytes, [&] { detred::cuda::dot_async(dx, dy, out, o); }, "cublasDdot",
         [&] { check(cublasDdot(blas, ni, x, 1, y, 1, out + 1), "ddot"); }, tree ? 0.95 : 0,
-        same(detred::cuda::dot(dx, dy, ws, m, s), detred::dot(sx, sy, {.mode = m})), s);
+        same(detred::cuda::dot(dx, dy, o), detred::dot(sx, sy, {.mode = m})), s);
     const std::string nname = std::string("nrm2 ") + detred::to_string(m);
     row(
-        nname.c_str(), "double", log_n, bytes, [&] { detred::cuda::nrm2_async(dx, out, ws, m, s); }, "cublasDnrm2",
+        nname.c_str(), "double", log_n, bytes, [&] { detred::cuda::nrm2_async(dx, out, o); }, "cublasDnrm2",
         [&] { check(cublasDnrm2(blas, ni, x, 1, out + 1), "dnrm2"); }, tree ? 1.0 : 0,
-        same(detred::cuda::nrm2(dx, ws, m, s), detred::nrm2(sx, {.mode = m})), s);
+        same(detred::cuda::nrm2(dx, o), detred::nrm2(sx, {.mode = m})), s);
     const std::string aname = std::string("asum ") + detred::to_string(m);
     row(
-        aname.c_str(), "double", log_n, bytes, [&] { detred::cuda::asum_async(dx, out, ws, m, s); }, "cublasDasum",
+        aname.c_str(), "double", log_n, bytes, [&] { detred::cuda::asum_async(dx, out, o); }, "cublasDasum",
         [&] { check(cublasDasum(blas, ni, x, 1, out + 1), "dasum"); }, 0,
-        same(detred::cuda::asum(dx, ws, m, s), detred::asum(sx, {.mode = m})), s);
+        same(detred::cuda::asum(dx, o), detred::asum(sx, {.mode = m})), s);
   }
 
   cub_storage sum_tmp([&](void* p, std::size_t& b) { check(cub::DeviceReduce::Sum(p, b, x, out + 1, n, s), "sum"); });
@@ -126,46 +128,46 @@ void doubles(int log_n, cudaStream_t s, cublasHandle_t blas) {
   // The stats target is stated for 2^27 doubles, where both sides stream memory; at 2^16 (one block of the leaf pass
   // against CUB's single pass) it is measured only.
   row(
-      "stats", "double", log_n, bytes, [&] { detred::cuda::stats_async(dx, stats_out, ws, s); },
-      "cub::DeviceReduce::Sum", cub_sum, log_n >= 27 ? 0.90 : 0,
-      same(detred::cuda::stats(dx, ws, s), detred::stats(sx)), s);
+      "stats", "double", log_n, bytes, [&] { detred::cuda::stats_async(dx, stats_out, on_s); },
+      "cub::DeviceReduce::Sum", cub_sum, log_n >= 27 ? 0.90 : 0, same(detred::cuda::stats(dx, on_s), detred::stats(sx)),
+      s);
 
   cub_storage min_tmp([&](void* p, std::size_t& b) { check(cub::DeviceReduce::Min(p, b, x, out + 1, n, s), "min"); });
   cub_storage max_tmp([&](void* p, std::size_t& b) { check(cub::DeviceReduce::Max(p, b, x, out + 1, n, s), "max"); });
-  // The public min/max/argmin wait for their result (they report an empty input on the host), so CUB's result is
-  // fetched and waited for too.
+  // The synchronous min/max/argmin, measured here, wait for their result, so CUB's result is fetched and waited for
+  // too.
   row(
-      "min", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::min(dx, ws, s)); }, "CUB Min + fetch",
+      "min", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::min(dx, on_s)); }, "CUB Min + fetch",
       [&] {
         fetched([&] { check(cub::DeviceReduce::Min(min_tmp.p, min_tmp.bytes, x, out + 1, n, s), "cub min"); }, out + 1,
                 s);
       },
-      0.95, same(detred::cuda::min(dx, ws, s), detred::min(sx)), s);
+      0.95, same(detred::cuda::min(dx, on_s), detred::min(sx)), s);
   row(
-      "max", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::max(dx, ws, s)); }, "CUB Max + fetch",
+      "max", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::max(dx, on_s)); }, "CUB Max + fetch",
       [&] {
         fetched([&] { check(cub::DeviceReduce::Max(max_tmp.p, max_tmp.bytes, x, out + 1, n, s), "cub max"); }, out + 1,
                 s);
       },
-      0.95, same(detred::cuda::max(dx, ws, s), detred::max(sx)), s);
+      0.95, same(detred::cuda::max(dx, on_s), detred::max(sx)), s);
   row(
-      "argmin", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::argmin(dx, ws, s)); }, "CUB Min + fetch",
+      "argmin", "double", log_n, bytes, [&] { static_cast<void>(detred::cuda::argmin(dx, on_s)); }, "CUB Min + fetch",
       [&] {
         fetched([&] { check(cub::DeviceReduce::Min(min_tmp.p, min_tmp.bytes, x, out + 1, n, s), "cub min"); }, out + 1,
                 s);
       },
-      0, detred::cuda::argmin(dx, ws, s) == detred::argmin(sx), s);
+      0, detred::cuda::argmin(dx, on_s) == detred::argmin(sx), s);
 
-  // Integer sums: bytes per second against CUB's double sum of the same bytes. The integer sum is a synchronous
-  // call (its result is checked for overflow of the result type on the host), so the baseline fetches its result
-  // and waits too. The target is stated "at memory bandwidth": the large size only (2^16 is launch-bound).
+  // Integer sums: bytes per second against CUB's double sum of the same bytes. The synchronous integer sum, measured
+  // here, waits for its result (to throw an overflow of the result type), so the baseline fetches its result and
+  // waits too. The target is stated "at memory bandwidth": the large size only (2^16 is launch-bound).
   auto* xi = device_data<std::int64_t>(n, 3, s);
   const std::vector<std::int64_t> hxi = host_copy(xi, n);
   row(
       "int64 sum", "int64", log_n, bytes,
-      [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int64_t>(xi, n), ws, s)); }, "CUB Sum f64 + fetch",
+      [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int64_t>(xi, n), on_s)); }, "CUB Sum f64 + fetch",
       [&] { fetched(cub_sum, out + 1, s); }, log_n >= 27 ? 0.95 : 0,
-      detred::cuda::sum(std::span<const std::int64_t>(xi, n), ws, s) == detred::sum(std::span<const std::int64_t>(hxi)),
+      detred::cuda::sum(std::span<const std::int64_t>(xi, n), on_s) == detred::sum(std::span<const std::int64_t>(hxi)),
       s);
   check(cudaFree(xi), "free");
   check(cudaFree(out), "free");
@@ -183,29 +185,30 @@ void floats(int log_n, cudaStream_t s, cublasHandle_t blas) {
   check(cudaMalloc(&out, 256), "out");
   const std::vector<T> hx = host_copy(x, n), hy = host_copy(y, n);
   detred::cuda::workspace ws;
+  const detred::options on_s{.stream = s, .workspace = &ws};
   const std::span<const T> dx(x, n), dy(y, n), sx(hx), sy(hy);
   const double bytes = static_cast<double>(n * sizeof(T));
   row(
-      "dot tree", "float", log_n, 2 * bytes, [&] { detred::cuda::dot_async(dx, dy, out, ws, detred::mode::tree, s); },
-      "cublasSdot", [&] { check(cublasSdot(blas, ni, x, 1, y, 1, out + 1), "sdot"); }, 0,
-      same(detred::cuda::dot(dx, dy, ws, detred::mode::tree, s), detred::dot(sx, sy)), s);
+      "dot tree", "float", log_n, 2 * bytes, [&] { detred::cuda::dot_async(dx, dy, out, on_s); }, "cublasSdot",
+      [&] { check(cublasSdot(blas, ni, x, 1, y, 1, out + 1), "sdot"); }, 0,
+      same(detred::cuda::dot(dx, dy, on_s), detred::dot(sx, sy)), s);
   row(
-      "nrm2 tree", "float", log_n, bytes, [&] { detred::cuda::nrm2_async(dx, out, ws, detred::mode::tree, s); },
-      "cublasSnrm2", [&] { check(cublasSnrm2(blas, ni, x, 1, out + 1), "snrm2"); }, 0,
-      same(detred::cuda::nrm2(dx, ws, detred::mode::tree, s), detred::nrm2(sx)), s);
+      "nrm2 tree", "float", log_n, bytes, [&] { detred::cuda::nrm2_async(dx, out, on_s); }, "cublasSnrm2",
+      [&] { check(cublasSnrm2(blas, ni, x, 1, out + 1), "snrm2"); }, 0,
+      same(detred::cuda::nrm2(dx, on_s), detred::nrm2(sx)), s);
   cub_storage sum_tmp([&](void* p, std::size_t& b) { check(cub::DeviceReduce::Sum(p, b, x, out + 1, n, s), "sum"); });
   auto cub_sum = [&] { check(cub::DeviceReduce::Sum(sum_tmp.p, sum_tmp.bytes, x, out + 1, n, s), "cub sum"); };
   auto* stats_out = reinterpret_cast<detred::statistics<T>*>(out + 8);
   row(
-      "stats", "float", log_n, bytes, [&] { detred::cuda::stats_async(dx, stats_out, ws, s); },
-      "cub::DeviceReduce::Sum", cub_sum, 0, same(detred::cuda::stats(dx, ws, s), detred::stats(sx)), s);
+      "stats", "float", log_n, bytes, [&] { detred::cuda::stats_async(dx, stats_out, on_s); }, "cub::DeviceReduce::Sum",
+      cub_sum, 0, same(detred::cuda::stats(dx, on_s), detred::stats(sx)), s);
   auto* xi = device_data<std::int32_t>(n, 6, s);
   const std::vector<std::int32_t> hxi = host_copy(xi, n);
   row(
       "int32 sum", "int32", log_n, bytes,
-      [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int32_t>(xi, n), ws, s)); }, "CUB Sum f32 + fetch",
+      [&] { static_cast<void>(detred::cuda::sum(std::span<const std::int32_t>(xi, n), on_s)); }, "CUB Sum f32 + fetch",
       [&] { fetched(cub_sum, out + 1, s); }, log_n >= 27 ? 0.95 : 0,  // as for int64 above
-      detred::cuda::sum(std::span<const std::int32_t>(xi, n), ws, s) == detred::sum(std::span<const std::int32_t>(hxi)),
+      detred::cuda::sum(std::span<const std::int32_t>(xi, n), on_s) == detred::sum(std::span<const std::int32_t>(hxi)),
       s);
   check(cudaFree(xi), "free");
   check(cudaFree(out), "free");

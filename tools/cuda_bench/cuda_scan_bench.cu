@@ -94,12 +94,13 @@ void one_array(const char* type, int log_n, cudaStream_t s) {
   auto cub_scan = [&] { check(cub::DeviceScan::InclusiveSum(tmp.p, tmp.bytes, x, cub_y, n, s), "cub scan"); };
   const double bytes = 2.0 * static_cast<double>(n * sizeof(T));
   for (detred::mode m : {detred::mode::tree, detred::mode::compensated}) {
-    detred::cuda::cumsum(dx, dy, ws, m, s);
+    const detred::options o{.mode = m, .stream = s, .workspace = &ws};
+    detred::cuda::cumsum(dx, dy, o);
     std::vector<T> expected(n);
     detred::cumsum(std::span<const T>(hx), std::span<T>(expected), {.mode = m});
     const bool ok = same_bits(host_copy(y, n), expected);
     row(
-        base + " " + detred::to_string(m), type, bytes, [&] { detred::cuda::cumsum_async(dx, dy, ws, m, s); },
+        base + " " + detred::to_string(m), type, bytes, [&] { detred::cuda::cumsum_async(dx, dy, o); },
         "cub::DeviceScan::InclusiveSum", cub_scan, m == detred::mode::tree ? 0.80 : 0, ok, s);
   }
   check(cudaFree(x), "cudaFree");
@@ -145,9 +146,10 @@ void segmented(int log_count, int log_length, cudaStream_t s) {
   const std::vector<T> hx = host_copy(x, n);
   std::vector<T> expected(n);
   detred::cumsum(std::span<const T>(hx), detred::segments{host_offsets}, std::span<T>(expected));
-  detred::cuda::cumsum(dx, dseg, dy, ws, detred::mode::tree, s);
+  const detred::options on_s{.stream = s, .workspace = &ws};
+  detred::cuda::cumsum(dx, dseg, dy, on_s);
   const bool ok = same_bits(host_copy(y, n), expected);
-  auto ours = [&] { detred::cuda::cumsum_async(dx, dseg, dy, ws, detred::mode::tree, s); };
+  auto ours = [&] { detred::cuda::cumsum_async(dx, dseg, dy, on_s); };
   const double bytes = 2.0 * static_cast<double>(n * sizeof(T));
 
   cub_storage tmp([&](void* p, std::size_t& b) { check(cub::DeviceScan::InclusiveSum(p, b, x, cub_y, n, s), "size"); });

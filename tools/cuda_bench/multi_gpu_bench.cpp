@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
 
   detred::cuda::workspace ws;
   float one = 0;
-  const auto one_gpu = [&] { one = detred::cuda::sum(std::span<const float>(x0, n), ws); };
+  const auto one_gpu = [&] { one = detred::cuda::sum(std::span<const float>(x0, n), {.workspace = &ws}); };
   struct variant {
     std::string name;
     std::vector<detred::cuda::device_piece<float>> pieces;

@@ -42,6 +42,12 @@ def asum(a: Array, mode: Mode = "tree", axis: Axis = None, threads: int = 0) -> 
 def nrm2(a: Array, mode: Mode = "tree", axis: Axis = None, threads: int = 0) -> Any:
     """Deterministic sqrt(sum a^2) without overflow or underflow in between (float64, float32)."""
 
+def sumsq(a: Array, mode: Mode = "tree", axis: Axis = None, threads: int = 0) -> Any:
+    """Deterministic sum of a^2 (float64, float32, float16, bfloat16 -> float32): bit for bit detred.dot(a, a).
+    Defined from the library's catalogue (detred.catalogue_operations)."""
+
+catalogue_operations: list[str]
+
 def min(a: Array, axis: Axis = None, threads: int = 0) -> Any:
     """Deterministic minimum (float64, float32, int32, int64, uint32, uint64): NaN propagates, -0.0 < +0.0;
     ValueError for an empty array."""

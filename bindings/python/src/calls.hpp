@@ -26,14 +26,13 @@ auto call_host(const std::array<std::span<const T>, N>& x, const detred::options
   }
 }
 
-/// Op::device for the operands x in device memory.
+/// Op::device for the operands x in device memory; opt carries the mode, the stream and the workspace.
 template <class Op, class T, std::size_t N>
-auto call_device(const std::array<std::span<const T>, N>& x, detred::cuda::workspace& ws, detred::mode m,
-                 detred::cuda::stream_t stream) {
+auto call_device(const std::array<std::span<const T>, N>& x, const detred::options& opt) {
   if constexpr (N == 1) {
-    return Op::device(x[0], ws, m, stream);
+    return Op::device(x[0], opt);
   } else {
-    return Op::device(x[0], x[1], ws, m, stream);
+    return Op::device(x[0], x[1], opt);
   }
 }
 
@@ -48,10 +47,8 @@ concept host_supports = (Op::arity == 1 &&
 /// Whether Op takes elements of type T on the GPU.
 template <class Op, class T>
 concept device_supports = Op::on_gpu &&
-    ((Op::arity == 1 && requires(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m,
-                                 detred::cuda::stream_t s) { Op::device(x, ws, m, s); }) ||
-     (Op::arity == 2 && requires(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m,
-                                 detred::cuda::stream_t s) { Op::device(x, x, ws, m, s); }));
+    ((Op::arity == 1 && requires(std::span<const T> x, const detred::options& opt) { Op::device(x, opt); }) ||
+     (Op::arity == 2 && requires(std::span<const T> x, const detred::options& opt) { Op::device(x, x, opt); }));
 
 /// Whether the catalogue (detred/catalogue.hpp) has Op over T in one array on backend b; ops outside it (the
 /// reference sum) answer from their overloads.

@@ -17,9 +17,9 @@ namespace detred::python {
 /// An op also has `name`, `doc` (its docstring in parts: ops of a family share some), and host() (and device() when
 /// on_gpu) for each element type it takes:
 ///   static auto host(std::span<const T> x[, std::span<const T> y], const detred::options& opt) -> R;
-///   static auto device(std::span<const T> x[, y], detred::cuda::workspace&, detred::mode, detred::cuda::stream_t) ->
-///   R;
+///   static auto device(std::span<const T> x[, std::span<const T> y], const detred::options& opt) -> R;
 /// declared with the C++ call's type as the return type, so that calls.hpp can tell which element types it takes.
+/// device() gets the mode, the array's stream and the module's workspace for its device in opt.
 struct op_traits {
   static constexpr std::size_t arity = 1;  ///< arrays it reduces together (2 for dot)
   static constexpr bool has_mode = true;   ///< takes mode= (not the selections: they round nothing)

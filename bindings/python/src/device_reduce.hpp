@@ -7,7 +7,6 @@
 #include <array>
 #include <mutex>
 #include <span>
-#include <utility>
 
 #include "calls.hpp"
 #include "detred/cuda.hpp"
@@ -38,13 +37,13 @@ template <class Op, class T, std::size_t N>
 pybind11::object reduce_device(const std::array<device_array, N>& arrays, detred::mode m) {
   std::array<std::span<const T>, N> x;
   for (std::size_t k = 0; k < N; ++k) x[k] = {reinterpret_cast<const T*>(arrays[k].data), arrays[k].size};
-  decltype(call_device<Op, T, N>(x, std::declval<detred::cuda::workspace&>(), m, nullptr)) value{};
+  decltype(call_device<Op, T, N>(x, detred::options{})) value{};
   {
     device_session session(arrays[0]);
     for (std::size_t k = 1; k < N; ++k) {
       if (arrays[k].stream != arrays[0].stream) synchronize(arrays[k].stream);
     }
-    value = call_device<Op, T, N>(x, session.workspace(), m, arrays[0].stream);
+    value = call_device<Op, T, N>(x, {.mode = m, .stream = arrays[0].stream, .workspace = &session.workspace()});
   }
   return to_python(value);
 }

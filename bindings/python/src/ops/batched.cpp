@@ -97,11 +97,12 @@ void segments_call(const py::object& values, const py::object& y, const py::obje
       }
       const std::span<const T> x{reinterpret_cast<const T*>(v.data), v.size};
       const std::span<T> results{reinterpret_cast<T*>(r.data), r.size};
+      const detred::options gpu{.mode = opt.mode, .stream = v.stream, .workspace = &session.workspace()};
       if (dot) {
         detred::cuda::dot_async(x, std::span<const T>{reinterpret_cast<const T*>(w.data), w.size},
-                                detred::segments{offs}, results, session.workspace(), opt.mode, v.stream);
+                                detred::segments{offs}, results, gpu);
       } else {
-        detred::cuda::sum_async(x, detred::segments{offs}, results, session.workspace(), opt.mode, v.stream);
+        detred::cuda::sum_async(x, detred::segments{offs}, results, gpu);
       }
     };
     if (*v.type == element::float64 && *r.type == element::float64) {
@@ -164,8 +165,8 @@ void sum_by_key(const py::object& values, const py::object& keys, const py::obje
         if (other->stream != v.stream) synchronize(other->stream);
       }
       detred::cuda::sum_by_key(std::span<const T>{reinterpret_cast<const T*>(v.data), v.size}, ks,
-                               std::span<T>{reinterpret_cast<T*>(r.data), r.size}, session.workspace(), opt.mode,
-                               v.stream);
+                               std::span<T>{reinterpret_cast<T*>(r.data), r.size},
+                               {.mode = opt.mode, .stream = v.stream, .workspace = &session.workspace()});
     };
     if (*v.type == element::float64 && *r.type == element::float64) {
       run.template operator()<double>();

@@ -55,9 +55,9 @@ ValueError
     return detred::dot(x, y, opt);
   }
   template <class T>
-  static auto device(std::span<const T> x, std::span<const T> y, detred::cuda::workspace& ws, detred::mode m,
-                     detred::cuda::stream_t stream) -> decltype(detred::cuda::dot(x, y, ws, m, stream)) {
-    return detred::cuda::dot(x, y, ws, m, stream);
+  static auto device(std::span<const T> x, std::span<const T> y, const detred::options& opt)
+      -> decltype(detred::cuda::dot(x, y, opt)) {
+    return detred::cuda::dot(x, y, opt);
   }
 };
 

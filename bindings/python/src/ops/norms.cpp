@@ -59,9 +59,8 @@ canonical NaN; the sum may overflow to +inf.
     return detred::asum(x, opt);
   }
   template <class T>
-  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m, detred::cuda::stream_t stream)
-      -> decltype(detred::cuda::asum(x, ws, m, stream)) {
-    return detred::cuda::asum(x, ws, m, stream);
+  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::asum(x, opt)) {
+    return detred::cuda::asum(x, opt);
   }
 };
 
@@ -87,9 +86,8 @@ An empty array gives +0.0; NaN gives the canonical NaN; an infinite element give
     return detred::nrm2(x, opt);
   }
   template <class T>
-  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m, detred::cuda::stream_t stream)
-      -> decltype(detred::cuda::nrm2(x, ws, m, stream)) {
-    return detred::cuda::nrm2(x, ws, m, stream);
+  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::nrm2(x, opt)) {
+    return detred::cuda::nrm2(x, opt);
   }
 };
 

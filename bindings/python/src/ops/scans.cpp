@@ -254,23 +254,20 @@ void scan_device(const py::object& x, const py::object& out, const py::object& o
     for (const device_array* other : {&r, o ? &*o : &r}) {
       if (other->stream != v.stream) synchronize(other->stream);
     }
-    detred::cuda::workspace& ws = session.workspace();
+    const detred::options opt{.mode = m, .stream = v.stream, .workspace = &session.workspace()};
     if constexpr (std::is_integral_v<T>) {
       // Exact whatever the mode; synchronous, so that an overflow is refused here (OverflowError).
       if (o) {
         const detred::segments segs{{reinterpret_cast<const std::uint64_t*>(o->data), o->size}};
-        exclusive ? detred::cuda::exclusive_cumsum(in, segs, y, ws, v.stream)
-                  : detred::cuda::cumsum(in, segs, y, ws, v.stream);
+        exclusive ? detred::cuda::exclusive_cumsum(in, segs, y, opt) : detred::cuda::cumsum(in, segs, y, opt);
       } else {
-        exclusive ? detred::cuda::exclusive_cumsum(in, y, ws, v.stream) : detred::cuda::cumsum(in, y, ws, v.stream);
+        exclusive ? detred::cuda::exclusive_cumsum(in, y, opt) : detred::cuda::cumsum(in, y, opt);
       }
     } else if (o) {
       const detred::segments segs{{reinterpret_cast<const std::uint64_t*>(o->data), o->size}};
-      exclusive ? detred::cuda::exclusive_cumsum_async(in, segs, y, ws, m, v.stream)
-                : detred::cuda::cumsum_async(in, segs, y, ws, m, v.stream);
+      exclusive ? detred::cuda::exclusive_cumsum_async(in, segs, y, opt) : detred::cuda::cumsum_async(in, segs, y, opt);
     } else {
-      exclusive ? detred::cuda::exclusive_cumsum_async(in, y, ws, m, v.stream)
-                : detred::cuda::cumsum_async(in, y, ws, m, v.stream);
+      exclusive ? detred::cuda::exclusive_cumsum_async(in, y, opt) : detred::cuda::cumsum_async(in, y, opt);
     }
   });
 }

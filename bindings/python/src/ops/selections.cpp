@@ -72,9 +72,8 @@ struct min_op : op_traits {
     return detred::min(x, opt);
   }
   template <class T>
-  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode, detred::cuda::stream_t stream)
-      -> decltype(detred::cuda::min(x, ws, stream)) {
-    return detred::cuda::min(x, ws, stream);
+  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::min(x, opt)) {
+    return detred::cuda::min(x, opt);
   }
 };
 
@@ -97,9 +96,8 @@ struct max_op : op_traits {
     return detred::max(x, opt);
   }
   template <class T>
-  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode, detred::cuda::stream_t stream)
-      -> decltype(detred::cuda::max(x, ws, stream)) {
-    return detred::cuda::max(x, ws, stream);
+  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::max(x, opt)) {
+    return detred::cuda::max(x, opt);
   }
 };
 
@@ -119,9 +117,9 @@ struct argmin_op : op_traits {
     return static_cast<std::int64_t>(detred::argmin(x, opt));
   }
   template <class T>
-  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode, detred::cuda::stream_t stream)
-      -> decltype(static_cast<std::int64_t>(detred::cuda::argmin(x, ws, stream))) {
-    return static_cast<std::int64_t>(detred::cuda::argmin(x, ws, stream));
+  static auto device(std::span<const T> x, const detred::options& opt)
+      -> decltype(static_cast<std::int64_t>(detred::cuda::argmin(x, opt))) {
+    return static_cast<std::int64_t>(detred::cuda::argmin(x, opt));
   }
 };
 
@@ -140,9 +138,9 @@ struct argmax_op : op_traits {
     return static_cast<std::int64_t>(detred::argmax(x, opt));
   }
   template <class T>
-  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode, detred::cuda::stream_t stream)
-      -> decltype(static_cast<std::int64_t>(detred::cuda::argmax(x, ws, stream))) {
-    return static_cast<std::int64_t>(detred::cuda::argmax(x, ws, stream));
+  static auto device(std::span<const T> x, const detred::options& opt)
+      -> decltype(static_cast<std::int64_t>(detred::cuda::argmax(x, opt))) {
+    return static_cast<std::int64_t>(detred::cuda::argmax(x, opt));
   }
 };
 

@@ -59,11 +59,8 @@ field but count NaN; the sample fields are NaN for one element.
     return detred::stats(x, opt);
   }
   template <class T>
-  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m, detred::cuda::stream_t stream)
-      -> decltype(detred::cuda::stats(x, ws, stream)) {
-    // The GPU call has no mode; refuse the one the host refuses too.
-    if (m != detred::mode::tree) detred::stats(std::span<const T>(), {.mode = m});
-    return detred::cuda::stats(x, ws, stream);
+  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::stats(x, opt)) {
+    return detred::cuda::stats(x, opt);
   }
 };
 

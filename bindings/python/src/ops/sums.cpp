@@ -81,15 +81,8 @@ OverflowError
     return detred::sum(x, opt);
   }
   template <class T>
-  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode m, detred::cuda::stream_t stream)
-      -> decltype(detred::cuda::sum(x, ws, m, stream)) {
-    return detred::cuda::sum(x, ws, m, stream);
-  }
-  // Integer sums on the GPU take no mode: every mode is exact.
-  template <class T>
-  static auto device(std::span<const T> x, detred::cuda::workspace& ws, detred::mode, detred::cuda::stream_t stream)
-      -> decltype(detred::cuda::sum(x, ws, stream)) {
-    return detred::cuda::sum(x, ws, stream);
+  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::sum(x, opt)) {
+    return detred::cuda::sum(x, opt);
   }
 };
 
@@ -103,8 +96,8 @@ struct reference_sum_op : op_traits {
       "detred.sum, without threads."};
 
   template <class T>
-  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::reference::sum(x, opt.mode)) {
-    return detred::reference::sum(x, opt.mode);
+  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::reference::sum(x, opt)) {
+    return detred::reference::sum(x, opt);
   }
 };
 
