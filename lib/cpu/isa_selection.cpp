@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "detred/cpu.hpp"
+#include "isa_tables.hpp"
 
 namespace detred {
 namespace {
@@ -111,20 +112,10 @@ isa resolve(isa requested) {
 }
 
 const kernel_table& kernels_for(isa resolved) {
-  switch (resolved) {
-#if DETRED_HAVE_X86_KERNELS
-    case isa::avx512:
-      return avx512_kernels;
-    case isa::avx2:
-      return avx2_kernels;
-#endif
-#if DETRED_HAVE_NEON_KERNELS
-    case isa::neon:
-      return neon_kernels;
-#endif
-    default:
-      return baseline_kernels;
-  }
+  return table_of_isa<kernel_table>(resolved, {.baseline = &baseline_kernels,
+                                               .avx2 = DETRED_X86_TABLE(avx2_kernels),
+                                               .avx512 = DETRED_X86_TABLE(avx512_kernels),
+                                               .neon = DETRED_NEON_TABLE(neon_kernels)});
 }
 
 }  // namespace cpu

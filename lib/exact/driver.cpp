@@ -10,6 +10,7 @@
 #include "detred/number_types.hpp"
 
 #include "cpu/isa_selection.hpp"
+#include "cpu/isa_tables.hpp"
 #include "exact_backend.hpp"
 #include "exact_kernels.hpp"
 
@@ -109,20 +110,10 @@ template exact::superaccumulator dot_state(const float16*, const float16*, std::
 template exact::superaccumulator dot_state(const bfloat16*, const bfloat16*, std::uint64_t, const cpu::run_options&);
 
 const exact_kernels& kernels_for(isa resolved) {
-  switch (resolved) {
-#if DETRED_HAVE_X86_KERNELS
-    case isa::avx512:
-      return avx512_kernels;
-    case isa::avx2:
-      return avx2_kernels;
-#endif
-#if DETRED_HAVE_NEON_KERNELS
-    case isa::neon:
-      return neon_kernels;
-#endif
-    default:
-      return baseline_kernels;
-  }
+  return cpu::table_of_isa<exact_kernels>(resolved, {.baseline = &baseline_kernels,
+                                                     .avx2 = DETRED_X86_TABLE(avx2_kernels),
+                                                     .avx512 = DETRED_X86_TABLE(avx512_kernels),
+                                                     .neon = DETRED_NEON_TABLE(neon_kernels)});
 }
 
 }  // namespace detred::exact_cpu

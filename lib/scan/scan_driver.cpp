@@ -13,6 +13,7 @@
 #include <omp.h>
 
 #include "cpu/isa_selection.hpp"
+#include "cpu/isa_tables.hpp"
 #include "cpu/scan_kernels.hpp"
 #include "scan_backend.hpp"
 
@@ -20,20 +21,10 @@ namespace detred::cpu {
 namespace {
 
 const scan_table& scan_kernels_for(isa resolved) {
-  switch (resolved) {
-#if DETRED_HAVE_X86_KERNELS
-    case isa::avx512:
-      return scan_tables::avx512_kernels;
-    case isa::avx2:
-      return scan_tables::avx2_kernels;
-#endif
-#if DETRED_HAVE_NEON_KERNELS
-    case isa::neon:
-      return scan_tables::neon_kernels;
-#endif
-    default:
-      return scan_tables::baseline_kernels;
-  }
+  return table_of_isa<scan_table>(resolved, {.baseline = &scan_tables::baseline_kernels,
+                                             .avx2 = DETRED_X86_TABLE(scan_tables::avx2_kernels),
+                                             .avx512 = DETRED_X86_TABLE(scan_tables::avx512_kernels),
+                                             .neon = DETRED_NEON_TABLE(scan_tables::neon_kernels)});
 }
 
 /// Writes one leaf's outputs. Inclusive: straight into y. Exclusive: through `buffer` (L outputs), shifted by one:
