@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The one choice of a kernel table by instruction set, for every family of per-ISA tables (the lane engine's,
 // lib/cpu/isa_selection.cpp; the exact drivers', lib/exact/driver.cpp; the scans', lib/scan/scan_driver.cpp): the
-// resolved ISA's table when this build
-// compiled it, else the baseline's.
+// resolved ISA's table when this build compiled it, else the baseline's.
 #pragma once
 
 #include "detred/options.hpp"
