@@ -12,6 +12,7 @@
 #include <string>
 #include <type_traits>
 
+#include "core/call_checks.hpp"
 #include "core/integer_results.hpp"
 #include "core/operators.hpp"
 #include "core/validate.hpp"
@@ -28,22 +29,7 @@ const std::string& call_name(operation op);
 template <operation O, class T>
 void reduce_typed(const T* x, std::uint64_t n, const T* y, std::uint64_t ny, void* result, const options& opt) {
   validate(opt);
-  constexpr element_type t = element_type_of<T>();
-  const backend b = backend_of(opt);
-  mode m = opt.mode;
-  // One lookup when the catalogue has the call; checked_mode says what is wrong when it has not (and throws).
-  if (!catalogue::supports(O, t, m, b, call_shape::array)) {
-    m = checked_mode(m, O, t, b, call_shape::array, call_name(O).c_str());
-  }
-  if constexpr (catalogue::arity(O) == 2) {
-    if (n != ny) validate_lengths(n, ny, call_name(O).c_str());
-  }
-  if constexpr (catalogue::needs_an_element(O)) {
-    if (n == 0) {
-      throw error(std::string(to_string(O)) + ": an empty array has no " + to_string(O) +
-                  " (it needs at least 1 element)");
-    }
-  }
+  const mode m = checked_call<O, T>(opt.mode, backend_of(opt), n, ny, call_name(O).c_str());
   with_operator<T, O>(m, [&]<class Op>() {
     order::operands<Op> operands{};
     operands.data[0] = x;

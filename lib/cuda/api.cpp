@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 
 #include "call_workspace.hpp"
+#include "core/call_checks.hpp"
 #include "core/integer_results.hpp"
 #include "core/operators.hpp"
 #include "core/validate.hpp"
@@ -164,13 +165,7 @@ template <operation O, class T>
 void reduce_typed(const T* x, std::uint64_t n, const T* y, std::uint64_t ny, void* result, const options& opt,
                   bool async) {
   const char* what = call_name(O).c_str();
-  const mode m = checked_mode<T>(opt.mode, O, backend::cuda, call_shape::array, what);
-  if constexpr (catalogue::arity(O) == 2) validate_lengths(n, ny, what);
-  if constexpr (catalogue::needs_an_element(O)) {
-    if (n == 0) {
-      throw error(std::string(what) + ": an empty array has no " + to_string(O) + " (it needs at least 1 element)");
-    }
-  }
+  const mode m = checked_call<O, T>(opt.mode, backend::cuda, n, ny, what);
   if (result == nullptr) throw error(std::string(what) + ": the result pointer is null");
   detail::call_workspace held(opt);
   workspace& ws = held.get();
