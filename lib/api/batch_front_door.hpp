@@ -11,6 +11,7 @@
 
 #include "batch_route.hpp"
 #include "core/batch_checks.hpp"
+#include "core/call_checks.hpp"
 #include "core/operators.hpp"
 #include "core/validate.hpp"
 #include "detred/batched.hpp"
@@ -31,9 +32,7 @@ void segments_front_door(const T* x, std::uint64_t n, const T* y, std::uint64_t 
   if constexpr (catalogue::needs_an_element(O)) refuse_empty_segments(s, to_string(O));
   with_operator<T, O>(m, [&]<class Op>() {
     if constexpr (listed<Op, batch_entries>) {
-      order::operands<Op> operands{};
-      operands.data[0] = x;
-      if constexpr (Op::arity == 2) operands.data[1] = y;
+      const order::operands<Op> operands = operands_of<Op>(x, y);
       run_lines<Op>(operands, n, {.offsets = s.offsets.data()}, count, static_cast<typename Op::result*>(results), opt);
     } else {
       // Not reached: checked_mode refuses every (operation, type, mode) whose batches the catalogue does not list.

@@ -8,6 +8,7 @@
 
 #include "core/validate.hpp"
 #include "detred/catalogue.hpp"
+#include "detred/order.hpp"
 
 namespace detred {
 
@@ -29,6 +30,15 @@ mode checked_call(mode m, backend b, std::uint64_t n, std::uint64_t ny, const ch
     }
   }
   return m;
+}
+
+/// The operands of Op: x, and y for an operator of two arrays.
+template <class Op>
+order::operands<Op> operands_of(const typename Op::input* x, const typename Op::input* y) {
+  order::operands<Op> operands{};
+  operands.data[0] = x;
+  if constexpr (Op::arity == 2) operands.data[1] = y;
+  return operands;
 }
 
 }  // namespace detred

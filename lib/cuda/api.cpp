@@ -171,9 +171,7 @@ void reduce_typed(const T* x, std::uint64_t n, const T* y, std::uint64_t ny, voi
   workspace& ws = held.get();
   const stream_t stream = opt.stream;
   with_operator<T, O>(m, [&]<class Op>() {
-    order::operands<Op> operands{};
-    operands.data[0] = x;
-    if constexpr (Op::arity == 2) operands.data[1] = y;
+    const order::operands<Op> operands = operands_of<Op>(x, y);
     if constexpr (std::is_same_v<Op, order::integer_sum_op<T>>) {
       using R = result_t<O, T>;
       state& s = detail::workspace_access::of(ws);
