@@ -164,3 +164,13 @@ def test_torch_bfloat16_on_gpu_and_cpu(torch, mode):
     assert bits(detred.sum(tx, mode=mode), np.float32) == expected_sum  # a CPU tensor, through DLPack
     assert bits(detred.sum(tx.cuda(), mode=mode), np.float32) == expected_sum
     assert bits(detred.dot(tx.cuda(), ty.cuda(), mode=mode), np.float32) == expected_dot
+
+
+@pytest.mark.parametrize("n", GPU_SIZES)
+def test_catalogue_operation_on_gpu_arrays(cupy, n, dtype, mode):
+    # sumsq has no hand-written binding: detred.sumsq of a GPU array goes through detred::cuda::reduce<sumsq>, and
+    # gives the host call's bits (bit for bit dot(x, x)).
+    x = values(n, dtype)
+    expected = bits(detred.sumsq(x, mode=mode), dtype)
+    assert bits(detred.sumsq(cupy.asarray(x), mode=mode), dtype) == expected
+    assert bits(detred.dot(cupy.asarray(x), cupy.asarray(x), mode=mode), dtype) == expected

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The reductions of the catalogue (detred/catalogue.hpp) that have no hand-written binding in ops/: each becomes
-// detred.<name>(a[, b], mode="tree", axis=None, threads=0) over detred::reduce<operation> (detred/reduce.hpp), on host
-// arrays, its element types and result type the catalogue's. An operation added to the catalogue is a function of
-// the module with no change here.
+// detred.<name>(a[, b], mode="tree", axis=None, threads=0) over detred::reduce<operation> (detred/reduce.hpp) for host
+// arrays and detred::cuda::reduce<operation> for GPU arrays, its element types and result type the catalogue's. An
+// operation added to the catalogue is a function of the module with no change here.
 #include <array>
 #include <cstddef>
 #include <span>
@@ -11,6 +11,7 @@
 
 #include "define.hpp"
 #include "detred/catalogue.hpp"
+#include "detred/cuda.hpp"
 #include "detred/reduce.hpp"
 
 namespace detred::python {
@@ -46,7 +47,8 @@ each output element is that of the elements it reduces taken as one contiguous a
 Parameters
 ----------
 a (and b, for an operation of two arrays) : array_like
-    host arrays of the element types the catalogue lists for it (docs/operations.md).
+    host arrays of the element types the catalogue lists for it (docs/operations.md), or C-contiguous GPU arrays
+    (CuPy, PyTorch CUDA tensors) of those it lists on CUDA, reduced whole on their device and stream.
 mode : {"tree", "compensated", "exact"}
     As for ``detred.sum``; the modes the catalogue lists for it.
 axis : None, int or tuple of ints
@@ -68,7 +70,6 @@ struct catalogue_op : op_traits {
   static constexpr std::size_t arity = catalogue::arity(O);
   static constexpr const char* name = catalogue::operation_names[static_cast<std::size_t>(O)];
   static constexpr bool has_mode = !catalogue::needs_an_element(O);
-  static constexpr bool on_gpu = false;
   static inline const std::string text = std::string(name) + ": " +
                                          catalogue::operation_summaries[static_cast<std::size_t>(O)] +
                                          ", deterministic." + parameters;
@@ -83,6 +84,17 @@ struct catalogue_op : op_traits {
   requires(catalogue::has(O, element_type_of<T>(), backend::cpu, call_shape::array) &&
            arity == 2) static auto host(std::span<const T> x, std::span<const T> y, const detred::options& opt) {
     return detred::reduce<O>(x, y, opt);
+  }
+  // GPU arrays through detred::cuda::reduce<O>, for the element types the catalogue has on CUDA.
+  template <class T>
+  requires(catalogue::has(O, element_type_of<T>(), backend::cuda, call_shape::array) &&
+           arity == 1) static auto device(std::span<const T> x, const detred::options& opt) {
+    return detred::cuda::reduce<O>(x, opt);
+  }
+  template <class T>
+  requires(catalogue::has(O, element_type_of<T>(), backend::cuda, call_shape::array) &&
+           arity == 2) static auto device(std::span<const T> x, std::span<const T> y, const detred::options& opt) {
+    return detred::cuda::reduce<O>(x, y, opt);
   }
 };
 
