@@ -50,7 +50,9 @@ struct workspace_access;
 ///     elements; it grows (once, to about 16 bytes per 256 leaves) only for larger n;
 ///   - a 128-byte device result slot and a 128-byte pinned host slot, for the synchronous calls;
 ///   - a 2 KiB accumulator for exact mode, zero between calls;
-///   - for sum_host only: a staging buffer for the copied input, grown to the largest host array seen so far;
+///   - for the synchronous calls of host memory only: a staging buffer for the copied input, grown to the largest
+///     host array seen so far;
+///   - 56 bytes of errors the _async calls recorded for synchronize();
 ///   - for the scans (detred/cuda_scan.hpp): ready flags and the leaf tree's nodes, 16 to 56 bytes per leaf
 ///     (2048 or 4096 elements), grown to the largest scan so far, and the staging buffer for a matrix's columns.
 /// device_bytes() reports the total. A workspace serves one call at a time: calls that may overlap (on different

@@ -51,7 +51,7 @@ DETRED_CUDA_FLOAT_SCANS(float16, float)
 DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
 #undef DETRED_CUDA_FLOAT_SCANS
 
-// Integers: synchronous only (see above).
+// Integers: exact; an output that does not fit as said above.
 #define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                   \
   void cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt = {});                       \
   void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt = {});             \
