@@ -126,7 +126,7 @@ void call(operation op, call_shape s, const std::vector<T>& data, const options&
   if (s == call_shape::partial_state) {
     if (op == operation::dot) {
       if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-        (void)partial_state::of_dot(x, x, 0, opt);
+        (void)partial_state::of(operation::dot, x, x, 0, opt);
       }
     } else {
       (void)partial_state::of(op, x, 0, opt);

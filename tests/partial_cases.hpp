@@ -108,7 +108,8 @@ partial_state piece_state(operation op, std::span<const T> x, std::span<const T>
                           std::uint64_t end, const options& opt) {
   if constexpr (!is_integer_element<T>) {
     if (op == operation::dot) {
-      return partial_state::of_dot(x.subspan(begin, end - begin), y.subspan(begin, end - begin), begin, opt);
+      return partial_state::of(operation::dot, x.subspan(begin, end - begin), y.subspan(begin, end - begin), begin,
+                               opt);
     }
   }
   return partial_state::of(op, x.subspan(begin, end - begin), begin, opt);

@@ -291,8 +291,8 @@ void check_nan_payloads_are_canonical(Bits payload_a, Bits payload_b) {
     for (isa i : supported_isas()) {
       for (int threads : {1, 2, 3, 4}) {
         const options opt{.mode = m, .threads = threads, .isa = i};
-        const partial_state s =
-            op == operation::dot ? partial_state::of_dot(xs, xs, 0, opt) : partial_state::of(op, xs, 0, opt);
+        const partial_state s = op == operation::dot ? partial_state::of(operation::dot, xs, xs, 0, opt)
+                                                     : partial_state::of(op, xs, 0, opt);
         const std::vector<std::byte> bytes = s.serialize();
         const std::string what = std::string(to_string(op)) + " " + to_string(m) + " " + to_string(i) + " threads " +
                                  std::to_string(threads);
@@ -325,7 +325,7 @@ void check_made_nans_are_canonical(Bits negative_default_nan) {
   x[5000] = -std::numeric_limits<T>::infinity();
   const std::span<const T> xs(x);
   for (const auto& [op, m] : float_node_cases()) {
-    const partial_state s = op == operation::dot ? partial_state::of_dot(xs, xs, 0, {.mode = m})
+    const partial_state s = op == operation::dot ? partial_state::of(operation::dot, xs, xs, 0, {.mode = m})
                                                  : partial_state::of(op, xs, 0, {.mode = m});
     EXPECT_FALSE(holds_pattern(s.serialize(), negative_default_nan)) << to_string(op) << " " << to_string(m);
   }
@@ -440,7 +440,7 @@ TEST(PartialStateApi, RefusalsNameTheProblem) {
   EXPECT_THROW(partial_state::of(operation::sum, xs, 0, {.threads = -1}), error);
   EXPECT_THROW(partial_state::of(operation::asum, std::span<const float16>(), 0), error);
   EXPECT_THROW(partial_state::of(operation::dot, xs, 0), error);
-  EXPECT_THROW(partial_state::of_dot(xs, xs.subspan(1), 0), error);
+  EXPECT_THROW(partial_state::of(operation::dot, xs, xs.subspan(1), 0), error);
   EXPECT_THROW(partial_state::of(operation::sum, xs, ~std::uint64_t{0} - 10), error);
   EXPECT_THROW((void)partial_state::empty<double>(operation::min).result<double>(), error);
   EXPECT_EQ(bytes_of(partial_state::empty<double>(operation::sum).result<double>()), bytes_of(-0.0));

@@ -63,10 +63,11 @@ class partial_state {
   /// invalid options, or offset + x.size() beyond 2^64 - 1.
   template <class T>
   static partial_state of(detred::operation op, std::span<const T> x, std::uint64_t offset, const options& opt = {});
-  /// The dot product's state over the pieces x and y (the same elements [offset, offset + size) of both).
+  /// The state of `op`, an operation of two arrays (dot), over the pieces x and y: the same elements
+  /// [offset, offset + size) of both, which must have one length.
   template <class T>
-  static partial_state of_dot(std::span<const T> x, std::span<const T> y, std::uint64_t offset,
-                              const options& opt = {});
+  static partial_state of(detred::operation op, std::span<const T> x, std::span<const T> y, std::uint64_t offset,
+                          const options& opt = {});
   /// A state that covers nothing yet: the start of a stream (append) or of a merge.
   template <class T>
   static partial_state empty(detred::operation op, const options& opt = {});

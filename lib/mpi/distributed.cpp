@@ -131,7 +131,7 @@ R all_of(operation op, std::span<const T> local, MPI_Comm comm, const options& o
 template <class T>
 T dot_of(std::span<const T> x, std::span<const T> y, MPI_Comm comm, const options& opt) {
   const std::uint64_t offset = offset_of(x.size(), comm);
-  const local_result mine = attempt([&] { return partial_state::of_dot(x, y, offset, opt); });
+  const local_result mine = attempt([&] { return partial_state::of(operation::dot, x, y, offset, opt); });
   return merged(gather_states(mine, std::nullopt, comm)).template result<T>();
 }
 

@@ -80,7 +80,7 @@ std::unique_ptr<partial_state::impl> make_state(operation op, mode m, element_ty
   throw error("partial state: corrupt: unknown element type " + std::to_string(static_cast<int>(t)));
 }
 
-unsigned arity(operation op) { return op == operation::dot ? 2 : 1; }
+unsigned arity(operation op) { return catalogue::arity(op); }
 
 void check_type(const partial_state::impl& s, element_type t, const char* what) {
   if (s.type != t) {
@@ -109,7 +109,10 @@ partial_state partial_state::empty(detred::operation op, const options& opt) {
 
 template <class T>
 partial_state partial_state::of(detred::operation op, std::span<const T> x, std::uint64_t offset, const options& opt) {
-  if (op == operation::dot) throw error("partial_state::of: dot reads two arrays: use partial_state::of_dot");
+  if (arity(op) != 1) {
+    throw error(std::string("partial_state::of: ") + to_string(op) +
+                " reads two arrays: use partial_state::of(op, x, y, offset)");
+  }
   partial_state s = empty<T>(op, opt);
   if (x.size() > ~std::uint64_t{0} - offset) throw error("partial_state::of: the piece would end past index 2^64 - 1");
   const void* data[1] = {x.data()};
@@ -118,11 +121,15 @@ partial_state partial_state::of(detred::operation op, std::span<const T> x, std:
 }
 
 template <class T>
-partial_state partial_state::of_dot(std::span<const T> x, std::span<const T> y, std::uint64_t offset,
-                                    const options& opt) {
-  validate_lengths(x.size(), y.size(), "partial_state::of_dot");
-  partial_state s = empty<T>(operation::dot, opt);
-  if (x.size() > ~std::uint64_t{0} - offset) throw error("partial_state::of_dot: the piece would end past 2^64 - 1");
+partial_state partial_state::of(detred::operation op, std::span<const T> x, std::span<const T> y, std::uint64_t offset,
+                                const options& opt) {
+  if (arity(op) != 2) {
+    throw error(std::string("partial_state::of: ") + to_string(op) +
+                " reads one array: use partial_state::of(op, x, offset)");
+  }
+  validate_lengths(x.size(), y.size(), "partial_state::of");
+  partial_state s = empty<T>(op, opt);
+  if (x.size() > ~std::uint64_t{0} - offset) throw error("partial_state::of: the piece would end past index 2^64 - 1");
   const void* data[2] = {x.data(), y.data()};
   s.state_->add(data, x.size(), offset);
   return s;
@@ -279,8 +286,8 @@ DETRED_PARTIAL_TYPE(std::uint64_t)
 #undef DETRED_PARTIAL_TYPE
 
 #define DETRED_PARTIAL_DOT(T)                                                                            \
-  template partial_state partial_state::of_dot<T>(std::span<const T>, std::span<const T>, std::uint64_t, \
-                                                  const options&);                                       \
+  template partial_state partial_state::of<T>(detred::operation, std::span<const T>, std::span<const T>, \
+                                              std::uint64_t, const options&);                            \
   template void partial_state::append<T>(std::span<const T>, std::span<const T>);
 DETRED_PARTIAL_DOT(double)
 DETRED_PARTIAL_DOT(float)

@@ -45,7 +45,7 @@ namespace {
   stream.append(host_part);
   const std::vector<std::byte> bytes = all.serialize();
   const detred::partial_state back = detred::partial_state::deserialize(bytes);
-  const detred::partial_state d = detred::partial_state::of_dot(host_part, host_part, 0);
+  const detred::partial_state d = detred::partial_state::of(detred::operation::dot, host_part, host_part, 0);
   return back.result<double>() + d.result<double>() + detred::sum(host_part) + detred::stats(host_part).variance +
          static_cast<double>(detred::order::depth<double>(host_part.size())) +
          static_cast<double>(back.operation() == detred::operation::sum);

@@ -362,8 +362,9 @@ void expect_exact_states(operation o, std::span<const T> x, std::span<const T> y
   const options exact{.mode = mode::exact, .threads = 2};
   for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
     const std::uint64_t b = cuts[k], e = cuts[k + 1];
-    partial_state p = o == operation::dot ? partial_state::of_dot(x.subspan(b, e - b), y.subspan(b, e - b), b, exact)
-                                          : partial_state::of(o, x.subspan(b, e - b), b, exact);
+    partial_state p = o == operation::dot
+                          ? partial_state::of(operation::dot, x.subspan(b, e - b), y.subspan(b, e - b), b, exact)
+                          : partial_state::of(o, x.subspan(b, e - b), b, exact);
     const std::vector<std::byte> bytes = p.serialize();
     pieces.push_back(partial_state::deserialize(bytes));
   }
