@@ -3,9 +3,9 @@
 //
 // A leaf is scanned by W threads, thread j being lane j of the order: the block loads the leaf into shared memory
 // (coalesced), thread j takes its lane's R = 32 contiguous elements into registers, keeps the lane's running sum,
-// and the lanes' totals go through the order's Kogge-Stone scan (warp shuffles for the levels below 32, shared
-// memory above). With the leaf's offset O_b, thread j forms its base O_b (+) e[j] (order::lane_bases), runs its
-// elements again and stages the outputs in shared memory, which the block stores coalesced.
+// and the lanes' totals go through the order's Kogge-Stone scan in shared memory (block_lane_scan). With the leaf's
+// offset O_b, thread j forms its base O_b (+) e[j] (order::lane_bases), runs its elements again and stages the outputs
+// in shared memory, which the block stores coalesced.
 //
 // Offsets. One array (scan_leaves): one block per leaf, in the order the blocks start (a ticket), and one pass over
 // the data. Block b publishes its leaf total T_b, and the root of every perfect subtree of the order's leaf tree
@@ -77,7 +77,7 @@ struct leaf_shared {
   static constexpr bool in_place = sizeof(raw) == sizeof(Y);
   static constexpr unsigned out_at = in_place ? 0 : sh::padded * sizeof(raw);
   alignas(16) unsigned char items[out_at + sh::padded * sizeof(Y)];
-  typename sh::S lanes[sh::W];  ///< the lane scan's levels above 32
+  typename sh::S lanes[sh::W];  ///< the lane scan's levels
   typename sh::S offset;        ///< O_b
   typename sh::S last;          ///< the leaf's last inclusive state
   unsigned ticket;
@@ -189,19 +189,15 @@ __device__ __forceinline__ void store_run(E* p, unsigned live, const E (&v)[warp
 }
 
 /// order::lane_scan evaluated by the block, lane j's total held by thread j: returns e[j]; `total` gets the leaf's.
+/// Every level goes through shared memory: at a level d below 32 a lane of the second warp and beyond reads a lane of
+/// the warp before it (Kogge-Stone's t[j - d] crosses warps), which a warp shuffle cannot reach.
 template <class Op>
 __device__ __forceinline__ typename Op::state block_lane_scan(typename Op::state t, unsigned j, leaf_shared<Op>& sh,
                                                               typename Op::state& total) {
   using shape = scan_shape<Op>;
   using S = typename Op::state;
-  const unsigned lane = j % warp_size;
 #pragma unroll
-  for (unsigned d = 1; d < warp_size && d < shape::W; d *= 2) {
-    const S other = shuffle_up(t, d);
-    if (lane >= d) t = Op::combine(other, t);
-  }
-#pragma unroll
-  for (unsigned d = warp_size; d < shape::W; d *= 2) {
+  for (unsigned d = 1; d < shape::W; d *= 2) {
     sh.lanes[j] = t;
     __syncthreads();
     if (j >= d) t = Op::combine(sh.lanes[j - d], t);
