@@ -30,14 +30,8 @@ __global__ void reset_kernel(pending_errors* p) {
 template <class R>
 __global__ void narrow_sum_kernel(const order::wide_integer* in, R* out, pending_errors* p) {
   const order::wide_integer v = *in;
-  bool fits = false;
-  if constexpr (static_cast<R>(-1) < R{0}) {
-    fits = v.high == ((v.low >> 63) != 0 ? ~std::uint64_t{0} : 0);
-  } else {
-    fits = v.high == 0;
-  }
   *out = static_cast<R>(v.low);
-  if (!fits) {
+  if (!fits_in<R>(v)) {
     // One thread: the lock of overflow_record guards against the scans' kernels only, which never run beside this
     // one on the same stream; the index is taken only if no earlier error holds it.
     if (atomicCAS(reinterpret_cast<unsigned long long*>(&p->overflow.index), none, sum_overflow) == none) {

@@ -17,6 +17,16 @@ namespace detred::cuda::detail {
 /// 128 bits, which no prefix of up to 2^64 elements of 64 bits can overflow; an output that does not fit R is
 /// refused (the kernels record the first one). The value type R fixes the leaf shape the kernels walk (64 lanes of
 /// 32 elements), which for exact sums changes nothing but the launch.
+/// True if the exact value s fits R (int64 or uint64): the integer scans' outputs, the _async integer sums.
+template <class R>
+DETRED_HOST_DEVICE constexpr bool fits_in(order::wide_integer s) {
+  if constexpr (std::is_signed_v<R>) {
+    return s.high == ((s.low >> 63) != 0 ? ~std::uint64_t{0} : 0);
+  } else {
+    return s.high == 0;
+  }
+}
+
 template <class I, class R>
 struct integer_scan_op {
   using input = I;
@@ -42,13 +52,7 @@ struct integer_scan_op {
     return {sum, a.high + b.high + (sum < a.low ? 1u : 0u)};
   }
   /// True if the exact value s fits R.
-  DETRED_HOST_DEVICE static constexpr bool fits(state s) {
-    if constexpr (std::is_signed_v<R>) {
-      return s.high == ((s.low >> 63) != 0 ? ~std::uint64_t{0} : 0);
-    } else {
-      return s.high == 0;
-    }
-  }
+  DETRED_HOST_DEVICE static constexpr bool fits(state s) { return fits_in<R>(s); }
 };
 
 template <class Op>
