@@ -388,16 +388,21 @@ __global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
     // Lane k fetches, if bit k of b is set, the root of the perfect subtree of level k just before leaf b: one of
     // the subtrees O_b folds, and for the trailing one bits of b, the left half of a subtree that b completes. The
     // fetches (and any waits) run side by side; b < 2^31, so 31 lanes cover every bit.
+    // The perfect subtrees leaf b completes: levels 1..c, c the number of trailing one bits of b; level k joins the
+    // level k - 1 subtree before b to the one ending at b. They are published before the higher subtrees are awaited:
+    // a publication that waited for the whole prefix would chain every leaf to the one before it (leaf 7 to leaf 5,
+    // leaf 5 to leaf 3, ...), n / L waits in a row; waiting for left halves only keeps every chain log2(n / L) long.
+    const int c = __ffsll(static_cast<long long>(~b)) - 1;
     const S empty_state = Op::template identity<typename Op::value>();
     S held = empty_state;
-    if (((b >> j) & 1) != 0) held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
-    // The perfect subtrees leaf b completes: levels 1..c, c the number of trailing one bits of b; level k joins the
-    // level k - 1 subtree before b to the one ending at b.
-    const int c = __ffsll(static_cast<long long>(~b)) - 1;
+    if (static_cast<int>(j) < c) held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
     S root = total;
     for (int k = 1; k <= c; ++k) {
       root = order::merge<Op>(broadcast(held, static_cast<unsigned>(k - 1)), root);
       if (j == 0) publish(book, node_index(book.leaves, k, b >> k), root);
+    }
+    if (static_cast<int>(j) > c && ((b >> j) & 1) != 0) {
+      held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
     }
     const S offset = order::leaf_offset<Op>(b, [&held](int k, std::uint64_t) { return broadcast(held, k); });
     if (j == 0) sh.offset = offset;
