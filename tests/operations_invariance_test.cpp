@@ -37,6 +37,8 @@ void expect_one_array_ops(std::span<const T> x, const std::string& what) {
   run.template operator()<order::argmin_op<T>>("argmin");
   run.template operator()<order::argmax_op<T>>("argmax");
   run.template operator()<order::moments_op<T>>("stats");
+  run.template operator()<order::mean_op<T, plain_sums>>("mean tree");
+  run.template operator()<order::mean_op<T, compensated_sums>>("mean compensated");
 }
 
 template <class T>
@@ -98,6 +100,7 @@ TYPED_TEST(HalfOperators, EveryPathMatchesTheReference) {
         expect_every_cpu_path<order::sum_op<H, compensated_sums>>({{xs}, 0}, n, what + " sum compensated");
         expect_every_cpu_path<order::dot_op<H, plain_sums>>({{xs, y.data()}, 0}, n, what + " dot tree");
         expect_every_cpu_path<order::dot_op<H, compensated_sums>>({{xs, y.data()}, 0}, n, what + " dot compensated");
+        expect_every_cpu_path<order::mean_op<H, plain_sums>>({{xs}, 0}, n, what + " mean tree");
       }
     }
   }

@@ -307,6 +307,98 @@ TEST(HalfRules, SumOfSquaresHasPartialStates) {
   }
 }
 
+/// mean: in tree mode bit for bit stats' mean, in compensated mode the compensated sum divided by the count (one
+/// rounding, the count as T), on every instruction set and thread count, for every value class, at sizes around the
+/// leaves and misaligned; NaN for no element.
+template <class T>
+void expect_mean_rules(std::span<const T> x, const std::string& what) {
+  using R = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  for (isa i : supported_isas()) {
+    for (int t : {1, 2, 3}) {
+      const options tree{.mode = mode::tree, .threads = t, .isa = i};
+      const options compensated{.mode = mode::compensated, .threads = t, .isa = i};
+      const R divided = static_cast<R>(sum(x, compensated) / static_cast<R>(x.size()));
+      ASSERT_EQ(bits(reduce<operation::mean>(x, compensated)), bits(order::canonical(divided)))
+          << what << " compensated n=" << x.size() << " " << to_string(i) << " threads=" << t;
+      if constexpr (std::is_same_v<T, R>) {
+        ASSERT_EQ(bits(reduce<operation::mean>(x, tree)), bits(stats(x, tree).mean))
+            << what << " tree n=" << x.size() << " " << to_string(i) << " threads=" << t;
+      } else {
+        const R tree_divided = static_cast<R>(sum(x, tree) / static_cast<R>(x.size()));
+        ASSERT_EQ(bits(reduce<operation::mean>(x, tree)), bits(order::canonical(tree_divided)))
+            << what << " tree n=" << x.size() << " " << to_string(i) << " threads=" << t;
+      }
+    }
+  }
+}
+
+TYPED_TEST(FloatRules, MeanIsStatsMeanInTreeModeAndTheDividedSumInCompensatedMode) {
+  using T = TypeParam;
+  std::uint64_t seed = 700;
+  for (values v : all_value_classes()) {
+    for (std::uint64_t n : {0, 1, 7, 2047, 2048, 2049, 4097, 20011}) {
+      const std::vector<T> x = generate<T>(v, n + 1, ++seed);
+      expect_mean_rules(std::span<const T>(x).first(n), name(v));
+      expect_mean_rules(std::span<const T>(x).subspan(1), name(v) + " misaligned");
+    }
+  }
+  for (mode m : {mode::tree, mode::compensated, mode::exact}) {
+    EXPECT_TRUE(std::isnan(reduce<operation::mean>(std::span<const T>(), {.mode = m}))) << to_string(m);
+  }
+}
+
+/// Its batches: each segment's and each line's mean is the single call's on that line alone, in every mode (an empty
+/// segment's is NaN); its partial states give the single call's bits whatever the cut.
+TYPED_TEST(FloatRules, MeanInBatchesAndPartialStatesEqualsTheSingleCall) {
+  using T = TypeParam;
+  std::uint64_t extent = 0;
+  const std::vector<std::uint64_t> offsets = offsets_of({0, 1, 7, 2047, 2048, 2049, 63, 4097, 300}, 3, extent);
+  const std::vector<T> x = generate<T>(values::ill_conditioned, extent, 93);
+  const std::span<const T> xs(x);
+  const std::uint64_t count = offsets.size() - 1;
+  for (mode m : {mode::tree, mode::compensated, mode::exact}) {
+    for (int t : {1, 3}) {
+      const options opt{.mode = m, .threads = t};
+      std::vector<T> got(count);
+      reduce<operation::mean, T>(xs, segments{offsets}, std::span<T>(got), opt);
+      for (std::uint64_t k = 0; k < count; ++k) {
+        const auto line = xs.subspan(offsets[k], offsets[k + 1] - offsets[k]);
+        ASSERT_EQ(bits(got[k]), bits(reduce<operation::mean>(line, opt)))
+            << "segment " << k << " " << to_string(m) << " threads=" << t;
+      }
+    }
+    const std::uint64_t rows = 37, cols = 2049, ld = 2051;
+    const std::vector<T> a = generate<T>(values::uniform, rows * ld, 94);
+    const matrix_view<T> view{a.data(), rows, cols, ld, layout::row_major};
+    std::vector<T> by_row(rows), by_col(cols);
+    reduce<operation::mean, T>(view, 1, std::span<T>(by_row), {.mode = m});
+    reduce<operation::mean, T>(view, 0, std::span<T>(by_col), {.mode = m});
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      ASSERT_EQ(bits(by_row[r]),
+                bits(reduce<operation::mean>(std::span<const T>(a).subspan(r * ld, cols), {.mode = m})))
+          << "row " << r << " " << to_string(m);
+    }
+    for (std::uint64_t c = 0; c < cols; c += 97) {
+      std::vector<T> column(rows);
+      for (std::uint64_t r = 0; r < rows; ++r) column[r] = a[r * ld + c];
+      ASSERT_EQ(bits(by_col[c]), bits(reduce<operation::mean>(std::span<const T>(column), {.mode = m})))
+          << "column " << c << " " << to_string(m);
+    }
+    partial_state all = partial_state::of(operation::mean, xs.subspan(4321), 4321, {.mode = m});
+    all.merge(partial_state::of(operation::mean, xs.first(4321), 0, {.mode = m}));
+    EXPECT_EQ(bits(all.result<T>()), bits(reduce<operation::mean>(xs, {.mode = m}))) << to_string(m);
+  }
+}
+
+TEST(HalfRules, MeanIsTheDividedSum) {
+  for (std::uint64_t n : {0, 5, 4095, 4096, 4097, 30001}) {
+    const std::vector<float16> h = random_halves<float16>(n, 60 + n, true);
+    const std::vector<bfloat16> b = random_halves<bfloat16>(n, 70 + n, false);
+    expect_mean_rules(std::span<const float16>(h), "float16");
+    expect_mean_rules(std::span<const bfloat16>(b), "bfloat16");
+  }
+}
+
 TEST(IntegerRules, SumsAreExactThroughIntermediateOverflow) {
   const std::int64_t top = std::numeric_limits<std::int64_t>::max();
   const std::int64_t bottom = std::numeric_limits<std::int64_t>::lowest();

@@ -38,7 +38,7 @@ std::vector<std::byte> one_call_bits(operation op, mode m, std::span<const T> x,
     detred::reduce(op, element_type_of<T>(), x.data(), x.size(), y.data(), y.size(), &r, opt);
     return bytes_of(r);
   };
-  if (op == operation::sumsq) return generic();
+  if (op == operation::sumsq || op == operation::mean) return generic();
   if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
     if (op == operation::dot) return bytes_of(detred::dot(x, y, opt));
     return bytes_of(detred::sum(x, opt));
@@ -78,6 +78,7 @@ std::vector<std::byte> one_call_bits(operation op, mode m, std::span<const T> x,
       case operation::cumsum:  // no partial state object (detred/scan.hpp has the scans' pieces)
       case operation::exclusive_cumsum:
       case operation::sumsq:  // above
+      case operation::mean:
         break;
     }
   }
@@ -124,10 +125,9 @@ struct op_case {
 template <class T>
 std::vector<op_case> cases_for() {
   if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return {{operation::sum, mode::tree},
-            {operation::sum, mode::compensated},
-            {operation::dot, mode::tree},
-            {operation::dot, mode::compensated}};
+    return {{operation::sum, mode::tree},  {operation::sum, mode::compensated},
+            {operation::dot, mode::tree},  {operation::dot, mode::compensated},
+            {operation::mean, mode::tree}, {operation::mean, mode::compensated}};
   } else if constexpr (is_integer_element<T>) {
     return {{operation::sum, mode::tree},
             {operation::min, mode::tree},
@@ -135,12 +135,14 @@ std::vector<op_case> cases_for() {
             {operation::argmin, mode::tree},
             {operation::argmax, mode::tree}};
   } else {
-    return {
-        {operation::sum, mode::tree},        {operation::sum, mode::compensated},  {operation::dot, mode::tree},
-        {operation::dot, mode::compensated}, {operation::asum, mode::tree},        {operation::asum, mode::compensated},
-        {operation::nrm2, mode::tree},       {operation::nrm2, mode::compensated}, {operation::min, mode::tree},
-        {operation::max, mode::tree},        {operation::argmin, mode::tree},      {operation::argmax, mode::tree},
-        {operation::stats, mode::tree}};
+    return {{operation::sum, mode::tree},        {operation::sum, mode::compensated},
+            {operation::dot, mode::tree},        {operation::dot, mode::compensated},
+            {operation::asum, mode::tree},       {operation::asum, mode::compensated},
+            {operation::nrm2, mode::tree},       {operation::nrm2, mode::compensated},
+            {operation::min, mode::tree},        {operation::max, mode::tree},
+            {operation::argmin, mode::tree},     {operation::argmax, mode::tree},
+            {operation::stats, mode::tree},      {operation::mean, mode::tree},
+            {operation::mean, mode::compensated}};
   }
 }
 

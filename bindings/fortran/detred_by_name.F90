@@ -28,8 +28,8 @@ module detred_by_name
   end interface
 
   !> detred_reduce(operation, x [, y] [, mode] [, threads] [, status]): the reduction `operation` (its name in
-  !> docs/operations.md: "sum", "asum", "nrm2", "sumsq", "min", "max", "dot" with y, ...) of a real(4) or real(8)
-  !> array of any rank, in array element order, whose result has the kind of x. An operation whose result is not of
+  !> docs/operations.md: "sum", "asum", "nrm2", "sumsq", "mean", "min", "max", "dot" with y, ...) of a real(4) or
+  !> real(8) array of any rank, in array element order, whose result has the kind of x. An operation whose result is not of
   !> that kind (argmin, stats) or that this type lacks gives DETRED_INVALID_ARGUMENT.
   interface detred_reduce
     module procedure REAL_KINDS(reduce)

@@ -52,10 +52,10 @@ template <class T>
 [[gnu::visibility("default")]] error_bound bound(std::uint64_t n, mode m);
 
 /// The documented error bound of operation op for n elements (pairs, for dot) of type T in mode m. 16-bit inputs are
-/// computed in float and take T = float. For bounded_op::mean, mode tree is detred::stats' mean; mode compensated
-/// bounds fl(detred::sum(x, {.mode = compensated}) / n) for callers who divide the compensated sum themselves.
-/// bound<T>(bounded_op::sum, n, m) equals bound<T>(n, m). Throws detred::error for an unknown operation or mode, and
-/// for mode exact with mean (stats' mean has no exact mode). Mode exact: one rounding (nrm2: of the square root).
+/// computed in float and take T = float. For bounded_op::mean (detred::mean; in tree mode also detred::stats' mean),
+/// modes tree and compensated bound fl(sum / fl(n)) with that mode's sum, mode exact the exact mean rounded once.
+/// bound<T>(bounded_op::sum, n, m) equals bound<T>(n, m). Throws detred::error for an unknown operation or mode.
+/// Mode exact: one rounding (nrm2: of the square root; mean: of the quotient).
 template <class T>
 [[gnu::visibility("default")]] error_bound bound(bounded_op op, std::uint64_t n, mode m);
 

@@ -40,6 +40,7 @@ enum class operation : std::uint8_t {
   cumsum,
   exclusive_cumsum,
   sumsq,
+  mean,
 };
 
 /// The element types of the arrays a reduction reads, as stored.
@@ -122,7 +123,8 @@ inline constexpr std::array operations = {operation::sum,
                                           operation::stats,
                                           operation::cumsum,
                                           operation::exclusive_cumsum,
-                                          operation::sumsq};
+                                          operation::sumsq,
+                                          operation::mean};
 inline constexpr std::array element_types = {element_type::float64,  element_type::float32, element_type::float16,
                                              element_type::bfloat16, element_type::int32,   element_type::int64,
                                              element_type::uint32,   element_type::uint64};
@@ -135,7 +137,8 @@ inline constexpr std::array call_shapes = {call_shape::array,  call_shape::segme
 /// The names of the operations, in the order of their values: what the verify tool's --op, the bindings' function
 /// names and the error messages say (detred::to_string).
 inline constexpr std::array<const char*, operations.size()> operation_names = {
-    "sum", "dot", "asum", "nrm2", "min", "max", "argmin", "argmax", "stats", "cumsum", "exclusive_cumsum", "sumsq"};
+    "sum",   "dot", "asum", "nrm2", "min", "max", "argmin", "argmax", "stats", "cumsum", "exclusive_cumsum",
+    "sumsq", "mean"};
 
 /// One line on each operation: the start of a binding's help where it has no hand-written text (Python's
 /// docstrings of the operations the extension defines from the catalogue).
@@ -151,7 +154,8 @@ inline constexpr std::array<const char*, operations.size()> operation_summaries 
     "count, sum, mean, variances, standard deviations, min and max",
     "the inclusive prefix sums",
     "the exclusive prefix sums",
-    "the sum of squares sum x_i^2 (RMSNorm's statistic), bit for bit dot(x, x)"};
+    "the sum of squares sum x_i^2 (RMSNorm's statistic), bit for bit dot(x, x)",
+    "the arithmetic mean: the sum divided by the count, bit for bit stats' mean in tree mode"};
 
 /// What a sum of one term per element adds (the operations with modes, whose exact value is such a sum).
 enum class terms : std::uint8_t {
@@ -164,6 +168,7 @@ enum class terms : std::uint8_t {
 enum class finish : std::uint8_t {
   rounded,      ///< the sum, rounded once
   square_root,  ///< its square root, rounded once
+  quotient,     ///< divided by the count of elements, rounded once (the mean; NaN for no element)
 };
 
 /// The mathematics of an operation with modes: its terms, its finish, and the documented bound its tree and
@@ -179,7 +184,7 @@ struct form {
 /// which those are.
 constexpr bool has_form(operation op) {
   return op == operation::sum || op == operation::dot || op == operation::asum || op == operation::nrm2 ||
-         op == operation::sumsq;
+         op == operation::sumsq || op == operation::mean;
 }
 constexpr form form_of(operation op) {
   switch (op) {
@@ -191,6 +196,8 @@ constexpr form form_of(operation op) {
       return {terms::squares, finish::square_root, bounded_op::nrm2};
     case operation::sumsq:  // computed as dot(x, x), so dot's bound with y = x
       return {terms::squares, finish::rounded, bounded_op::dot};
+    case operation::mean:
+      return {terms::values, finish::quotient, bounded_op::mean};
     default:
       return {terms::values, finish::rounded, bounded_op::sum};
   }
@@ -284,6 +291,13 @@ inline constexpr std::array entries = {
   entry{operation::sumsq,  floats | halves,     of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
   entry{operation::sumsq,  floats,              of(call_shape::segments, call_shape::axis),              both_backends, rounding_modes},
   entry{operation::sumsq,  floats,              of(call_shape::segments, call_shape::axis),              cpu_only,      every_mode},
+  // The mean: the sum's rows but pieces and groups by key, each result the sum divided by its count.
+  entry{operation::mean,   floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},
+  entry{operation::mean,   floats | halves,     of(call_shape::partial_state),                           cpu_only,      rounding_modes},
+  entry{operation::mean,   floats,              of(call_shape::segments, call_shape::axis),              both_backends, rounding_modes},
+  entry{operation::mean,   floats,              of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::mean,   halves,              of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
+  entry{operation::mean,   floats,              of(call_shape::segments, call_shape::axis, call_shape::partial_state), cpu_only, every_mode},
   // The scans (detred/scan.hpp), on the CPU: exact mode is refused for floating point (docs/scan.md says why);
   // integer scans are exact in every mode. In place is the array shape with the output the input.
   entry{operation::cumsum, floats | halves,     of(call_shape::array, call_shape::segments, call_shape::partial_state), cpu_only, rounding_modes},

@@ -163,11 +163,13 @@ void synchronize(const options& opt = {});
   DETRED_CUDA_NAMED_1(asum, T)  \
   DETRED_CUDA_NAMED_1(nrm2, T)  \
   DETRED_CUDA_NAMED_1(sumsq, T) \
+  DETRED_CUDA_NAMED_1(mean, T)  \
   DETRED_CUDA_NAMED_1(stats, T)
-#define DETRED_CUDA_HALVES(T) \
-  DETRED_CUDA_NAMED_1(sum, T) \
-  DETRED_CUDA_NAMED_2(dot, T) \
-  DETRED_CUDA_NAMED_1(sumsq, T)
+#define DETRED_CUDA_HALVES(T)   \
+  DETRED_CUDA_NAMED_1(sum, T)   \
+  DETRED_CUDA_NAMED_2(dot, T)   \
+  DETRED_CUDA_NAMED_1(sumsq, T) \
+  DETRED_CUDA_NAMED_1(mean, T)
 #define DETRED_CUDA_SELECTIONS(T) \
   DETRED_CUDA_NAMED_1(min, T)     \
   DETRED_CUDA_NAMED_1(max, T)     \

@@ -156,14 +156,17 @@ error_bound nrm2_bound(std::uint64_t n, mode m) {
 }
 
 // mean = fl(S^ / n^): one division, and n^ = fl(n) rounds too when n is not a value of T (float beyond 2^24).
+// Exact mode: the exact S / n rounded once (a quotient below the normal range rounds to a subnormal).
 template <class T>
 error_bound mean_bound(std::uint64_t n, mode m) {
-  if (rounds_once(validated(m))) {
-    throw error(std::string("detred::bound(mean): mode ") + to_string(m) +
-                " is not available (the mean is stats' mean: tree or compensated)");
-  }
   const double u = order::unit_roundoff<T>;
   error_bound b = sum_bound<T>(n, m);
+  if (rounds_once(validated(m))) {
+    b.result_factor = u;
+    b.abs_sum_factor = 0.0;
+    b.absolute = times_half_subnormal<T>(1.0);
+    return b;
+  }
   // phi bounds |(1 + delta) / (1 + delta_n)|; phi - 1 bounds |(1 + delta) / (1 + delta_n) - 1|.
   const bool exact = count_is_exact<T>(n);
   const double phi_minus_one = exact ? u : div_up(2.0 * u, 1.0 - u);

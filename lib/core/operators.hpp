@@ -44,15 +44,17 @@ using norm_ops = op_list<order::asum_op<T, order::plain_sums>, order::asum_op<T,
 template <class T>
 using sumsq_ops = op_list<order::sumsq_op<T, order::plain_sums>, order::sumsq_op<T, order::compensated_sums>>;
 template <class T>
+using mean_ops = op_list<order::mean_op<T, order::plain_sums>, order::mean_op<T, order::compensated_sums>>;
+template <class T>
 using selection_ops = op_list<order::min_op<T>, order::max_op<T>, order::argmin_op<T>, order::argmax_op<T>>;
 
 /// Floating-point inputs: every operation.
 template <class T>
 using float_ops = typename concat<sum_ops<T>, dot_ops<T>, norm_ops<T>, selection_ops<T>, op_list<order::moments_op<T>>,
-                                  sumsq_ops<T>>::type;
-/// 16-bit floats: sum, dot and the sum of squares, in float.
+                                  sumsq_ops<T>, mean_ops<T>>::type;
+/// 16-bit floats: sum, dot, the sum of squares and the mean, in float.
 template <class H>
-using half_ops = typename concat<sum_ops<H>, dot_ops<H>, sumsq_ops<H>>::type;
+using half_ops = typename concat<sum_ops<H>, dot_ops<H>, sumsq_ops<H>, mean_ops<H>>::type;
 /// Integers: the exact sum and the selections.
 template <class I>
 using integer_ops = typename concat<op_list<order::integer_sum_op<I>>, selection_ops<I>>::type;
@@ -163,6 +165,11 @@ template <>
 struct family<operation::sumsq> {
   template <class T, class P>
   using of_order = order::sumsq_op<T, P>;
+};
+template <>
+struct family<operation::mean> {
+  template <class T, class P>
+  using of_order = order::mean_op<T, P>;
 };
 
 /// Calls f.template operator()<Op>() with the operator of the operation O over elements of T in mode m: the

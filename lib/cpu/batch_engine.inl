@@ -40,7 +40,7 @@ std::uint64_t lines(order::operands<Op> x, const line_set& set, std::uint64_t fi
       }
       return n <= L ? leaf<Op, shape>(line, n) : subtree<Op, shape>(line, n);
     };
-    results[k] = Op::finalize(root());
+    results[k] = order::finish<Op>(root(), n);
   }
   return skipped;
 }
@@ -145,7 +145,7 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
         }
         order::fold_live_lanes<Op>(tree, W, length);
         for (std::uint64_t j = 0; j < per_value; ++j) {
-          results[line0 + b * per_value + j] = Op::finalize(order::to_node<Op>(lane_of(tree[0], j), 0));
+          results[line0 + b * per_value + j] = order::finish<Op>(order::to_node<Op>(lane_of(tree[0], j), 0), length);
         }
       }
       return;
@@ -204,7 +204,7 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
       }
     });
   }
-  for (std::uint64_t c = 0; c < width; ++c) results[line0 + c] = Op::finalize(stacks.root(c));
+  for (std::uint64_t c = 0; c < width; ++c) results[line0 + c] = order::finish<Op>(stacks.root(c), length);
 }
 
 /// Lines [first, last) whose elements are `stride` apart: line t is x[t], x[t + stride], ... (`length` elements).

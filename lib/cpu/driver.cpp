@@ -106,7 +106,7 @@ typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const 
   const subtree_fn<Op> subtree = subtree_kernel<Op>(kernels_for(resolve(how.instruction_set)));
   const std::uint64_t threshold = how.parallel_threshold_bytes == ~std::uint64_t{0} ? default_parallel_threshold<Op>()
                                                                                     : how.parallel_threshold_bytes;
-  return Op::finalize(parallel_root<Op>(x, n, how.threads, threshold, subtree));
+  return order::finish<Op>(parallel_root<Op>(x, n, how.threads, threshold, subtree), n);
 }
 
 template <class Op>

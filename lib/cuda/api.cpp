@@ -60,8 +60,8 @@ void enqueue_exact_op(const order::operands<Op>& x, std::uint64_t n, typename Op
                                         : Op::adds == exact::terms::magnitudes ? detail::exact_kind::asum
                                                                                : detail::exact_kind::dot;
     const T* y = Op::adds == exact::terms::products ? x.data[Op::arity - 1] : x.data[0];
-    detail::enqueue_exact<T>(kind, x.data[0], y, n, s.exact,
-                             {.result = result, .square_root = Op::finishes == exact::finish::square_root}, stream);
+    detail::enqueue_exact<T>(kind, x.data[0], y, n, s.exact, {.result = result, .finishes = Op::finishes, .count = n},
+                             stream);
   } else {
     throw error(std::string(what) + ": mode exact of " + to_string(element_type_of<T>()) +
                 " elements runs on the CPU only");

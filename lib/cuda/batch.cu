@@ -265,7 +265,7 @@ __device__ __forceinline__ void group_line(const order::operands<Op>& x, std::ui
     const order::node_of<Op> root =
         n == 0 ? empty<Op>()
                : group_leaf_node<Op, G>(line_operands<Op>(x, start), static_cast<std::uint32_t>(n), t, mask);
-    if (t == 0) results[k] = Op::finalize(root);
+    if (t == 0) results[k] = order::finish<Op>(root, n);
   } else if (t == 0) {
     const std::uint64_t leaves = order::leaf_count<V>(n);
     const std::uint64_t items = (leaves + item_leaves - 1) / item_leaves;
@@ -347,7 +347,7 @@ __device__ __forceinline__ typename Op::result half_row_tile(const order::operan
       if (lane / 2 == s0 + u) mine = got;
     }
   }
-  return n == 0 ? Op::finalize(empty<Op>()) : Op::finalize(order::to_node<Op>(mine, 0));
+  return order::finish<Op>(n == 0 ? empty<Op>() : order::to_node<Op>(mine, 0), n);
 }
 
 /// Lines k, k + stride, ... below `end`, a group of G threads (t of G, lanes `mask`) each: the group reads the next
@@ -452,7 +452,7 @@ __device__ __forceinline__ N load_from_l2(const N* p) {
 /// (aligned perfect subtrees of 32 * item_leaves leaves, the last one ragged), then the left-perfect tree over the
 /// runs; the result from lane 0.
 template <class Op>
-__device__ void fold_line(const long_line& l, std::uint64_t leaves, const order::node_of<Op>* nodes,
+__device__ void fold_line(const long_line& l, std::uint64_t n, std::uint64_t leaves, const order::node_of<Op>* nodes,
                           typename Op::result* __restrict__ results, unsigned lane) {
   using N = order::node_of<Op>;
   order::subtree_stack<Op> tree;
@@ -473,7 +473,7 @@ __device__ void fold_line(const long_line& l, std::uint64_t leaves, const order:
                                          : std::uint64_t{warp_size} * item_leaves;
     if (lane == 0) tree.push(run, run_leaves);
   }
-  if (lane == 0) results[l.line] = Op::finalize(tree.root());
+  if (lane == 0) results[l.line] = order::finish<Op>(tree.root(), n);
 }
 
 /// item_line[i] = the long-line slot that item i belongs to; a block per long line.
@@ -516,7 +516,7 @@ __global__ void __launch_bounds__(batch_block)
     const auto run = static_cast<unsigned>(leaves - first_leaf < item_leaves ? leaves - first_leaf : item_leaves);
     const order::node_of<Op> root = run_root<Op>(line_operands<Op>(x, lines.start(l.line)), n, first_leaf, run, lane);
     if (l.items == 1) {
-      if (lane == 0) results[l.line] = Op::finalize(root);
+      if (lane == 0) results[l.line] = order::finish<Op>(root, n);
       continue;
     }
     if constexpr (!Searching) {
@@ -530,7 +530,7 @@ __global__ void __launch_bounds__(batch_block)
       }
       if (__shfl_sync(full_mask, stored_before, 0) + 1 == l.items) {
         __threadfence();
-        fold_line<Op>(l, leaves, nodes, results, lane);
+        fold_line<Op>(l, n, leaves, nodes, results, lane);
       }
     }
   }
@@ -547,7 +547,10 @@ __global__ void __launch_bounds__(batch_block)
   const std::uint64_t listed = work->lines_and_items >> item_bits;
   for (std::uint64_t e = std::uint64_t{blockIdx.x} * batch_warps + threadIdx.x / warp_size; e < listed; e += warps) {
     const long_line l = long_lines[e];
-    if (l.items > 1) fold_line<Op>(l, order::leaf_count<V>(lines.size(l.line)), nodes, results, lane);
+    if (l.items > 1) {
+      const std::uint64_t n = lines.size(l.line);
+      fold_line<Op>(l, n, order::leaf_count<V>(n), nodes, results, lane);
+    }
   }
 }
 
@@ -679,7 +682,7 @@ __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
         if (line >= count) break;
         const order::node_of<Op> root = order::to_node<Op>(acc[0][q], 0);
         if (leaves == 1) {
-          results[line] = Op::finalize(root);
+          results[line] = order::finish<Op>(root, length);
         } else {
           nodes[line * leaves + f] = root;
         }
@@ -692,13 +695,13 @@ __global__ void __launch_bounds__(strided_warps<Op>* warp_size)
 /// node's result).
 template <class Op>
 __global__ void __launch_bounds__(batch_block)
-    fold_strided(std::uint64_t leaves, std::uint64_t count, const order::node_of<Op>* __restrict__ nodes,
-                 typename Op::result* __restrict__ results) {
+    fold_strided(std::uint64_t length, std::uint64_t leaves, std::uint64_t count,
+                 const order::node_of<Op>* __restrict__ nodes, typename Op::result* __restrict__ results) {
   for (std::uint64_t line = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; line < count;
        line += std::uint64_t{gridDim.x} * blockDim.x) {
     order::subtree_stack<Op> tree;
     for (std::uint64_t f = 0; f < leaves; ++f) tree.push(nodes[line * leaves + f], 1);
-    results[line] = Op::finalize(tree.root());
+    results[line] = order::finish<Op>(tree.root(), length);
   }
 }
 
@@ -761,7 +764,8 @@ __global__ void __launch_bounds__(fold_block)
   for (std::uint64_t e = blockIdx.x; e < listed; e += gridDim.x) {
     const long_line l = long_lines[e];
     if (l.items <= 1) continue;  // the same for the whole block: finalized by items_pass
-    const std::uint64_t leaves = order::leaf_count<V>(lines.size(l.line));
+    const std::uint64_t n = lines.size(l.line);
+    const std::uint64_t leaves = order::leaf_count<V>(n);
     order::subtree_stack<Op> tree;  // lane 0 of warp 0's
     for (std::uint64_t g = 0; g < l.items; g += group_items) {
       const std::uint64_t c = g + std::uint64_t{warp} * warp_size;  // this warp's run: items [c, c + 32)
@@ -783,7 +787,7 @@ __global__ void __launch_bounds__(fold_block)
       }
       __syncthreads();
     }
-    if (threadIdx.x == 0) results[l.line] = Op::finalize(tree.root());
+    if (threadIdx.x == 0) results[l.line] = order::finish<Op>(tree.root(), n);
   }
 }
 
@@ -881,7 +885,7 @@ void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, s
     const std::uint64_t fold_blocks = (count + batch_block - 1) / batch_block;
     const auto fold_grid = static_cast<unsigned>(fold_blocks < 65535 ? fold_blocks : 65535);
     if (leaves == 0) {
-      fold_strided<Op><<<fold_grid, batch_block, 0, stream>>>(0, count, nullptr, results);
+      fold_strided<Op><<<fold_grid, batch_block, 0, stream>>>(length, 0, count, nullptr, results);
       check(cudaGetLastError(), "batch strided fold launch");
       return;
     }
@@ -893,7 +897,7 @@ void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, s
     strided_pass<Op><<<grid, strided_warps<Op> * warp_size, 0, stream>>>(x, length, stride, count, nodes, results);
     check(cudaGetLastError(), "batch strided pass launch");
     if (leaves > 1) {
-      fold_strided<Op><<<fold_grid, batch_block, 0, stream>>>(leaves, count, nodes, results);
+      fold_strided<Op><<<fold_grid, batch_block, 0, stream>>>(length, leaves, count, nodes, results);
       check(cudaGetLastError(), "batch strided fold launch");
     }
   }

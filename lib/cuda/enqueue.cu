@@ -82,7 +82,7 @@ void enqueue_tree(const order::operands<Op>& x, std::uint64_t n, const launch_pl
   N* out = b;
   while (count > 1) {
     const std::uint64_t blocks = (count + fold_block_values - 1) / fold_block_values;
-    fold_pass<Op><<<static_cast<unsigned>(blocks), fold_threads, 0, stream>>>(in, count, out, result);
+    fold_pass<Op><<<static_cast<unsigned>(blocks), fold_threads, 0, stream>>>(in, count, out, result, n);
     check(cudaGetLastError(), "folding pass launch");
     count = blocks;
     N* const t = in;

@@ -332,12 +332,12 @@ __device__ __noinline__ void finish(std::int64_t* total, int lowest, int highest
     out.state->pending = 0;
     out.state->flags = flags;
     exact::normalize(*out.state);
-  } else if (out.square_root) {
+  } else if (out.finishes != exact::finish::rounded) {
     superaccumulator whole;
     for (int k = 0; k < superaccumulator::words; ++k) whole.word[k] = total[k];
     whole.pending = 0;
     whole.flags = flags;
-    *out.result = exact::square_root_to<T>(whole);
+    *out.result = exact::finish_to<T>(out.finishes, whole, out.count);
   } else {
     *out.result = exact::round_words<T>(total, lowest, highest, flags);
   }

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "detred/cuda.hpp"
-#include "detred/exact/square_root.hpp"
+#include "detred/exact/exact_ops.hpp"
 #include "detred/exact/superaccumulator.hpp"
 
 namespace detred::cuda::detail {
@@ -17,14 +17,16 @@ enum class exact_kind { sum, asum, dot };
 /// It must be zero before a call; every call leaves it zero again.
 inline constexpr std::uint64_t exact_accumulator_bytes = 2048;
 
-/// Where a call's exact value goes: rounded to T at `result` (with `square_root`, its square root rounded: nrm2 over
-/// the squares, which the dot kernel adds with y = x), or (if `state` is not null) the superaccumulator itself at
-/// `state`, to be merged with others (several GPUs, partial states). Both are device addresses.
+/// Where a call's exact value goes: finished by `finishes` and rounded to T at `result` (the value itself; its square
+/// root for nrm2, over the squares, which the dot kernel adds with y = x; its quotient by `count` for the mean), or
+/// (if `state` is not null) the superaccumulator itself at `state`, to be merged with others (several GPUs, partial
+/// states). Both are device addresses.
 template <class T>
 struct exact_output {
   T* result = nullptr;
   exact::superaccumulator* state = nullptr;
-  bool square_root = false;
+  exact::finish finishes = exact::finish::rounded;
+  std::uint64_t count = 0;
 };
 
 /// Enqueues the exact reduction of x[0..n) (and y for dot) on `stream`, for T = double or float. `accumulator` is

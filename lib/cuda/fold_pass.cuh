@@ -17,7 +17,7 @@ inline constexpr unsigned values_per_thread = 8;
 template <class Op>
 __global__ void __launch_bounds__(fold_threads)
     fold_pass(const order::node_of<Op>* __restrict__ in, std::uint64_t count, order::node_of<Op>* __restrict__ out,
-              typename Op::result* __restrict__ result) {
+              typename Op::result* __restrict__ result, std::uint64_t n) {
   using V = order::node_of<Op>;
   __shared__ V warp_roots[fold_threads / warp_size];
   const unsigned lane = threadIdx.x % warp_size;
@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(fold_threads)
     const V root = warp_fold<Op>(lane < warps_used ? warp_roots[lane] : empty<Op>(), warps_used, lane);
     if (lane == 0) {
       if (gridDim.x == 1) {
-        *result = Op::finalize(root);
+        *result = order::finish<Op>(root, n);
       } else {
         out[blockIdx.x] = root;
       }

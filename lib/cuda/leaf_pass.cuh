@@ -304,7 +304,7 @@ __global__ void __launch_bounds__(MaxThreads, MaxThreads == 1024 ? 1 : 2)
     const N root = warp_fold<Op>(lane < used ? warp_roots[lane] : empty<Op>(), used, lane);
     if (lane == 0) {
       if (gridDim.x == 1) {
-        *result = Op::finalize(root);
+        *result = order::finish<Op>(root, n);
       } else {
         block_values[blockIdx.x] = root;
       }

@@ -12,7 +12,7 @@
 
 #include "cpu/isa_selection.hpp"
 #include "cpu/line_chunks.hpp"
-#include "detred/exact/square_root.hpp"
+#include "detred/exact/exact_ops.hpp"
 #include "exact_backend.hpp"
 #include "exact_batches.hpp"
 #include "exact_kernels.hpp"
@@ -55,7 +55,6 @@ void prefetch_row(const T* row, std::uint64_t elements) {
 template <class T>
 void reduce_lines(line_op op, exact::finish f, const T* x, const T* y, const cpu::line_set& lines, std::uint64_t count,
                   T* results, const cpu::run_options& how) {
-  const bool root = f == exact::finish::square_root;
   if (count == 0) return;
   const exact_kernels& table = kernels_for(cpu::resolve(how.instruction_set));
   const auto sum = sum_kernel<T>(table, op == line_op::asum);
@@ -91,7 +90,7 @@ void reduce_lines(line_op op, exact::finish f, const T* x, const T* y, const cpu
           } else {
             sum(line.state(), x + s, n);
           }
-          results[k] = root ? line.take_square_root<T>() : line.take<T>();
+          results[k] = line.take<T>(f, n);
         }
         return left;
       },
@@ -99,7 +98,7 @@ void reduce_lines(line_op op, exact::finish f, const T* x, const T* y, const cpu
         const std::uint64_t s = lines.start(k);
         const superaccumulator a =
             products ? dot_state(x + s, second + s, n, how) : sum_state(x + s, n, op == line_op::asum, how);
-        results[k] = root ? exact::square_root_to<T>(a) : exact::round_to<T>(a);
+        results[k] = exact::finish_to<T>(f, a, n);
       });
 }
 
@@ -110,10 +109,8 @@ void reduce_strided_lines(line_op op, exact::finish f, const T* x, std::uint64_t
   const exact_kernels& table = kernels_for(cpu::resolve(how.instruction_set));
   const auto sum = sum_kernel<T>(table, op == line_op::asum);
   const auto dot = dot_kernel<T>(table);
-  // What a line's state becomes: its rounded value, or for a norm the rounded square root.
-  const auto finish = [f](const superaccumulator& a) {
-    return f == exact::finish::square_root ? exact::square_root_to<T>(a) : exact::round_to<T>(a);
-  };
+  // What a line's state becomes: its rounded value, the rounded square root (nrm2) or quotient by its length (mean).
+  const auto finish = [f, length](const superaccumulator& a) { return exact::finish_to<T>(f, a, length); };
   const int team = team_for(count * length * sizeof(T), how);
   constexpr std::uint64_t width = panel_bytes / sizeof(T);
   constexpr std::uint64_t piece_stride = piece_rows + piece_pad_bytes / sizeof(T);

@@ -14,7 +14,8 @@
 namespace detred::exact_cpu {
 
 /// What each line of a batch adds up exactly: its values, magnitudes, products with y (dot) or squares; the finish
-/// (exact::finish) says whether the result is that sum rounded once or its square root rounded once (nrm2).
+/// (exact::finish) says whether the result is that sum rounded once, its square root rounded once (nrm2) or its
+/// quotient by the line's length rounded once (mean).
 enum class line_op { sum, asum, dot, squares };
 
 /// results[k] = the correctly rounded sum, |x| sum, dot product (with y, of the same layout) or norm of line k of

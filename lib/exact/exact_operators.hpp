@@ -30,7 +30,7 @@ exact::superaccumulator state_of(const order::operands<Op>& x, std::uint64_t n, 
 
 template <class Op>
 typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n, const cpu::run_options& how) {
-  return Op::finalize(state_of<Op>(x, n, how));
+  return Op::finalize(state_of<Op>(x, n, how), n);
 }
 
 /// The batch driver's name for what Op computes on each line.

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "detred/exact/square_root.hpp"
+#include "detred/exact/exact_ops.hpp"
 #include "detred/exact/superaccumulator.hpp"
 
 namespace detred::exact_cpu {
@@ -48,11 +48,13 @@ class reused_state {
     return result;
   }
 
-  /// The correctly rounded square root of what was added since the last take() (exact::square_root_to's result),
-  /// leaving the state empty again. A norm's comparisons need the whole state, so it is emptied whole.
+  /// What was added since the last take(), of n elements, finished by f (exact::finish_to's result), leaving the
+  /// state empty again. A square root's comparisons and a quotient's division read the whole state, so for them it is
+  /// emptied whole.
   template <class T>
-  T take_square_root() {
-    const T result = exact::square_root_to<T>(acc_);
+  T take(exact::finish f, std::uint64_t n) {
+    if (f == exact::finish::rounded) return take<T>();
+    const T result = exact::finish_to<T>(f, acc_, n);
     acc_ = exact::empty_superaccumulator();
     return result;
   }

@@ -119,7 +119,7 @@ class exact_state final : public partial_state::impl {
       throw error("partial_state::result: the state does not cover [0, n): elements [" + std::to_string(gap_begin) +
                   ", " + std::to_string(gap_end) + ") are missing");
     }
-    *static_cast<R*>(out) = Op::finalize(acc_);
+    *static_cast<R*>(out) = Op::finalize(acc_, ranges_.empty() ? 0 : ranges_.front().end);
   }
 
  private:

@@ -105,14 +105,14 @@ const char* type_name() {
 template <class Op>
 typename public_result<Op>::type finished(const order::node_of<Op>& root, std::uint64_t n, operation op) {
   if constexpr (std::is_same_v<typename Op::result, order::wide_integer>) {
-    return narrowed<typename public_result<Op>::type>(Op::finalize(root), "partial_state::result");
+    return narrowed<typename public_result<Op>::type>(order::finish<Op>(root, n), "partial_state::result");
   } else {
     if (n == 0 &&
         (op == operation::min || op == operation::max || op == operation::argmin || op == operation::argmax)) {
       throw error(std::string("partial_state::result: an empty array has no ") + to_string(op) +
                   " (it needs at least 1 element)");
     }
-    return Op::finalize(root);
+    return order::finish<Op>(root, n);
   }
 }
 

@@ -31,7 +31,7 @@ typename Op::result reduce(const order::operands<Op>& x, std::uint64_t n) {
     order::fold_lanes<Op>(lane, W);
     tree.push(order::leaf_node<Op>(lane[0], leaf, count), 1);
   }
-  return Op::finalize(tree.root());
+  return order::finish<Op>(tree.root(), n);
 }
 
 /// Op over one array.
@@ -43,7 +43,7 @@ requires(exact::is_exact_op<Op>) typename Op::result reduce(const order::operand
     const double a = Op::widened(x.element(0, i));
     Op::add_term(s, a, Op::arity == 2 ? Op::widened(x.element(Op::arity - 1, i)) : a);
   }
-  return Op::finalize(s);
+  return Op::finalize(s, n);
 }
 
 template <class Op>

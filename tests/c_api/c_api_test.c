@@ -163,6 +163,15 @@ static void check_reduce_by_name(void) {
               bits_f64(with_itself) == bits_f64(squares),
           "reduce(\"sumsq\") == dot(x, x)", 1000, modes[k], 2);
   }
+  /* The mean: in tree mode the sum divided by n; in exact mode the correctly rounded quotient, here a tie to even. */
+  const double tie[2] = {1.0, 1.0 + 0x1p-52};
+  double mean = 0, total_of_x = 0;
+  check(detred_sum_f64(x, 1000, DETRED_MODE_TREE, 0, &total_of_x) == DETRED_OK &&
+            detred_reduce("mean", DETRED_TYPE_F64, x, NULL, 1000, DETRED_MODE_TREE, 0, &mean) == DETRED_OK &&
+            bits_f64(mean) == bits_f64(total_of_x / 1000.0),
+        "reduce(\"mean\") == sum / n", 1000, DETRED_MODE_TREE, 0);
+  check(detred_reduce("mean", DETRED_TYPE_F64, tie, NULL, 2, DETRED_MODE_EXACT, 0, &mean) == DETRED_OK && mean == 1.0,
+        "reduce(\"mean\") exact rounds a tie to even", 2, DETRED_MODE_EXACT, 0);
   uint64_t index = 0, named_index = 1;
   check(detred_argmax_f64(x, 1000, 0, &named_index) == DETRED_OK &&
             detred_reduce("argmax", DETRED_TYPE_F64, x, NULL, 1000, DETRED_MODE_TREE, 0, &index) == DETRED_OK &&

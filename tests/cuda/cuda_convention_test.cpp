@@ -311,6 +311,33 @@ TEST_F(Convention, SumsqOfEveryFloatTypeEqualsTheCpu) {
   }
 }
 
+// The mean of every float type against the CPU's (the GPU's leaf and fold passes divide by the count they were
+// given), in tree and compensated mode, and in exact mode for float and double (the exact kernel's quotient).
+template <class T>
+void expect_mean(const std::vector<T>& x, bool exact_too, const std::string& what) {
+  std::vector<mode> modes = {mode::tree, mode::compensated};
+  if (exact_too) modes.push_back(mode::exact);
+  const uploaded<T> d(x);
+  for (mode m : modes) {
+    const options opt{.mode = m};
+    using R = result_t<operation::mean, T>;
+    const R expected = detred::reduce<operation::mean>(std::span<const T>(x), opt);
+    EXPECT_EQ(bits(cuda::mean(d.span(), opt)), bits(expected)) << label(operation::mean, m, x.size(), what);
+    gpu_comparisons() += 1;
+  }
+}
+
+TEST_F(Convention, MeanOfEveryFloatTypeEqualsTheCpu) {
+  for (std::uint64_t n : sizes()) {
+    for (values v : {values::dynamic_range, values::ill_conditioned, values::with_nan}) {
+      expect_mean(generate<double>(v, n, 310 + n), true, "double " + name(v));
+      expect_mean(generate<float>(v, n, 410 + n), true, "float " + name(v));
+    }
+    expect_mean(random_halves<float16>(n, 510 + n, true), false, "float16");
+    expect_mean(random_halves<bfloat16>(n, 610 + n, false), false, "bfloat16");
+  }
+}
+
 // (2), (3) for the other element types: the sums, dot and sumsq of 16-bit floats; the exact sums and the selections
 // of integers.
 TEST_F(Convention, EveryFormOfHalvesAndIntegersEqualsTheCpu) {

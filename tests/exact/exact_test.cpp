@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Exact mode against the MPFR oracle: the correctly rounded sum, |x| sum, dot product and norm (the square root of the
-// exact sum of squares, rounded once), bit for bit, on every instruction set and thread count, for every class of
-// adversarial input, sizes around the kernel's block and vector boundaries, misaligned pointers and permutations of
-// the input; and the sums and dot products of 16-bit floats.
+// exact sum of squares, rounded once) and mean (the exact sum divided by n, rounded once), bit for bit, on every
+// instruction set and thread count, for every class of adversarial input, sizes around the kernel's block and vector
+// boundaries, misaligned pointers and permutations of the input; and the sums and dot products of 16-bit floats.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -21,9 +21,11 @@
 #include "../test_data.hpp"
 #include "detred/cuda.hpp"
 #include "detred/detred.hpp"
+#include "detred/exact/quotient.hpp"
 #include "detred/exact/square_root.hpp"
 #include "exact/exact_backend.hpp"
 #include "exact_products.hpp"
+#include "moments.hpp"
 #include "norm_check.hpp"
 #include "oracle.hpp"
 
@@ -140,6 +142,81 @@ void exact_sum_of_squares() {
 
 TEST(ExactSumsq, EveryClassDouble) { exact_sum_of_squares<double>(); }
 TEST(ExactSumsq, EveryClassFloat) { exact_sum_of_squares<float>(); }
+
+/// The oracle's correctly rounded quotient of the exact sum by n (which may differ from the sums' own count).
+template <class T>
+T correctly_rounded_mean(verify::exact_sums sums, std::uint64_t n) {
+  sums.n = n;
+  if constexpr (std::is_same_v<T, double>) {
+    return verify::correctly_rounded_mean_f64(sums);
+  } else {
+    return verify::correctly_rounded_mean_f32(sums);
+  }
+}
+
+/// The exact mean (operation::mean in exact mode): the oracle's correctly rounded S / n, for every class of values,
+/// at sizes around the kernel's boundaries, on every instruction set and thread count, misaligned.
+template <class T>
+void exact_means() {
+  std::uint64_t seed = 900;
+  for (values v : all_value_classes()) {
+    for (std::uint64_t n : sizes()) {
+      const std::vector<T> x = generate<T>(v, n + 1, ++seed);
+      for (std::uint64_t offset : {std::uint64_t{0}, std::uint64_t{1}}) {
+        const std::span<const T> xs = std::span<const T>(x).subspan(offset, n);
+        const T expected = correctly_rounded_mean<T>(verify::exact_sum(xs), n);
+        for (isa i : supported_isas()) {
+          for (int t : exact_threads) {
+            const T got = reduce<operation::mean>(xs, {.mode = mode::exact, .threads = t, .isa = i});
+            ASSERT_EQ(bits(got), bits(expected))
+                << name(v) << " n=" << n << " offset=" << offset << " isa=" << to_string(i) << " threads=" << t
+                << " got " << got << " expected " << expected;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ExactMean, EveryClassDouble) { exact_means<double>(); }
+TEST(ExactMean, EveryClassFloat) { exact_means<float>(); }
+
+/// Quotients at and a hair off the midpoints between two doubles (ties go to even; a term a thousand bits below
+/// decides the others), quotients below the normal range, and counts of 2^32 and beyond (the division's slow path),
+/// straight from a superaccumulator: where dividing the rounded sum would be wrong.
+TEST(ExactMean, MidpointsSubnormalsAndHugeCounts) {
+  const auto mean_of = [](const std::vector<double>& x) {
+    return reduce<operation::mean>(std::span<const double>(x), {.mode = mode::exact});
+  };
+  EXPECT_EQ(bits(mean_of({1.0, 1 + 0x1p-52})), bits(1.0));                          // 1 + 2^-53: a tie, to even
+  EXPECT_EQ(bits(mean_of({1 + 0x1p-52, 1 + 0x1p-51})), bits(1 + 0x1p-51));          // 1 + 3 2^-53: a tie, to even
+  EXPECT_EQ(bits(mean_of({2.0, 2 + 0x1p-51, 0x1p-1000, 0.0})), bits(1 + 0x1p-52));  // just above the tie
+  EXPECT_EQ(bits(mean_of({2.0, 2 + 0x1p-51, -0x1p-1000, 0.0})), bits(1.0));         // just below it
+  EXPECT_EQ(bits(mean_of({2.0, 2 + 0x1p-51, 0.0, 0.0})), bits(1.0));                // the tie itself
+  EXPECT_EQ(bits(mean_of({0x1p-1074, 0.0})), bits(0.0));  // half the smallest subnormal: to even
+  EXPECT_EQ(bits(mean_of({0x1p-1074, 0x1p-1074, 0x1p-1074, 0.0})), bits(0x1p-1074));  // 3/4 of it
+  EXPECT_EQ(bits(mean_of({-0.0, -0.0})), bits(-0.0));
+  EXPECT_EQ(bits(mean_of({-0x1p-1074, 0.0, 0.0})), bits(-0.0));  // a tiny negative quotient keeps its sign
+  EXPECT_EQ(bits(mean_of({0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023})), bits(0x1.fffffffffffffp1023));
+  EXPECT_TRUE(std::isinf(mean_of({1.0, std::numeric_limits<double>::infinity()})));
+  EXPECT_TRUE(std::isnan(mean_of({std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()})));
+  // Counts past 2^32 (the division by a 64-bit count, bit by bit) on sums of every size, against MPFR.
+  std::uint64_t seed = 1;
+  for (values v : {values::uniform, values::dynamic_range, values::ill_conditioned, values::subnormal}) {
+    const std::vector<double> x = generate<double>(v, 300, ++seed);
+    exact::superaccumulator s = exact::empty_superaccumulator();
+    for (double e : x) exact::add(s, e);
+    const verify::exact_sums sums = verify::exact_sum(std::span<const double>(x));
+    for (std::uint64_t n : {std::uint64_t{3}, std::uint64_t{0xffffffff}, std::uint64_t{0x100000000},
+                            std::uint64_t{0x123456789abcdef}, ~std::uint64_t{0}}) {
+      EXPECT_EQ(bits(exact::quotient_to<double>(s, n)), bits(correctly_rounded_mean<double>(sums, n)))
+          << name(v) << " n=" << n;
+      EXPECT_EQ(bits(exact::quotient_to<float>(s, n)), bits(correctly_rounded_mean<float>(sums, n)))
+          << name(v) << " n=" << n << " (float)";
+    }
+  }
+  EXPECT_TRUE(std::isnan(exact::quotient_to<double>(exact::empty_superaccumulator(), 0)));
+}
 
 /// Roots that lie within a hair of a midpoint between two values of T, and roots of sums past T's range or below its
 /// normal range: where rounding the sum first and then taking a rounded square root would be wrong.
@@ -505,10 +582,10 @@ TEST(ExactMode, RefusedWhereNotAvailable) {
   } else {
     EXPECT_NE(cuda.find("CUDA"), std::string::npos) << cuda;
   }
-  // Stats has no exact partial state; the mean has no exact mode.
+  // Stats has no exact partial state; the exact mean (detred::mean) rounds once.
   const std::string state = message([&] { partial_state::of(operation::stats, view(x), 0, exact); });
   EXPECT_NE(state.find("exact"), std::string::npos) << state;
-  EXPECT_NE(message([&] { detred::bound<double>(bounded_op::mean, 10, mode::exact); }).find("mean"), std::string::npos);
+  EXPECT_EQ(detred::bound<double>(bounded_op::mean, 10, mode::exact).result_factor, 0x1p-53);
   EXPECT_EQ(detred::bound<double>(bounded_op::nrm2, 10, mode::exact).result_factor, 0x1p-53);
   EXPECT_EQ(detred::bound<double>(100, mode::exact).abs_sum_factor, 0.0);
   EXPECT_EQ(*parse<mode>("exact"), mode::exact);

@@ -2,6 +2,7 @@
 # Every operation on float64 and float32 host arrays: bits equal to the C++ library's for every size, mode and
 # thread count; views and axes reduced as their contiguous copies; the identities that tie the operations together;
 # NumPy's result types.
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -237,6 +238,36 @@ def test_a_catalogue_operation_without_a_hand_written_binding(kind, mode):
         bits(detred.dot(np.ascontiguousarray(c), np.ascontiguousarray(c), mode=mode), rtype) for c in x.T]
     with pytest.raises(TypeError):
         detred.sumsq(np.arange(5))
+
+
+def nearest_float32(q):
+    """The float32 nearest the rational q, ties to even (float32(float(q)) would round twice)."""
+    f = np.float32(float(q))
+    candidates = [f, np.nextafter(f, np.float32(np.inf)), np.nextafter(f, np.float32(-np.inf))]
+    return min(candidates, key=lambda c: (abs(Fraction(float(c)) - q), int(np.float32(c).view(np.uint32)) & 1))
+
+
+@pytest.mark.parametrize("kind", [np.float64, np.float32])
+def test_mean_from_the_catalogue(kind):
+    # detred.mean, defined from the catalogue: tree mode is detred.stats' mean; exact mode the correctly rounded
+    # quotient of the exact sum by n (Python's Fraction arithmetic is the oracle); NaN for no element.
+    rng = np.random.default_rng(11)
+    for n in [1, 2, 3, 1000, 4097]:
+        x = (1e8 + rng.uniform(-1, 1, n)).astype(kind)
+        assert bits(detred.mean(x), kind) == bits(detred.stats(x).mean, kind)
+        exact = Fraction(0)
+        for v in x.tolist():
+            exact += Fraction(v)
+        expected = float(exact / n) if kind == np.float64 else nearest_float32(exact / n)
+        for threads in [1, 3]:
+            assert bits(detred.mean(x, mode="exact", threads=threads), kind) == bits(expected, kind), n
+    # A tie between two doubles goes to even; a term far below decides a near-tie.
+    assert detred.mean(np.array([1.0, 1 + 2.0**-52]), mode="exact") == 1.0
+    assert detred.mean(np.array([2.0, 2 + 2.0**-51, 2.0**-1000, 0.0]), mode="exact") == 1 + 2.0**-52
+    assert np.isnan(detred.mean(np.array([], dtype=kind)))
+    m = rng.standard_normal((7, 300)).astype(kind)
+    rows = detred.mean(m, axis=1, mode="exact")
+    assert [bits(v, kind) for v in rows] == [bits(detred.mean(np.ascontiguousarray(r), mode="exact"), kind) for r in m]
 
 
 def test_every_catalogue_operation_has_a_type_stub():

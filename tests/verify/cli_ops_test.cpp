@@ -189,7 +189,7 @@ TEST(ToolOps, IntegerAndSixteenBitInputs) {
   EXPECT_EQ(tool("reduce " + f2).out, printed(detred::sum(std::span<const float16>(halves))));
   EXPECT_EQ(tool("verify " + f2 + " --threads 1").status, 0);
   EXPECT_EQ(tool("verify --op dot " + f2 + " " + f2 + " --threads 1").status, 0);
-  expect_bad_input("verify --op max " + f2, f2, "16-bit floats: sum, dot, cumsum, exclusive_cumsum and sumsq");
+  expect_bad_input("verify --op max " + f2, f2, "16-bit floats: sum, dot, cumsum, exclusive_cumsum, sumsq and mean");
   const std::string v2 = npy_file("brain.npy", "|V2", std::vector<std::uint16_t>{0x3f80, 0x4040});
   expect_bad_input("reduce " + v2, v2, "add --dtype bfloat16");
   EXPECT_EQ(tool("reduce --dtype bfloat16 " + v2).out, "4\n0x40800000\n");

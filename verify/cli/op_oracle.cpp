@@ -15,6 +15,7 @@
 #include "exact_accumulator.hpp"
 #include "exact_products.hpp"
 #include "integer_sums.hpp"
+#include "moments.hpp"
 #include "norm_check.hpp"
 #include "selection.hpp"
 
@@ -305,17 +306,36 @@ judgement op_oracle::judge(const std::string& name, std::optional<detred::mode> 
           if (!catalogue::has_form(op_)) {
             throw std::logic_error(std::string("op_oracle: --op ") + to_string(op_) + " on an element type it rejects");
           }
-          // The operation's form (the catalogue's) decides: the exact sum of its terms, rounded once, or for a
-          // square-root finish its square root rounded once; tree and compensated results against its bound.
+          // The operation's form (the catalogue's) decides: the exact sum of its terms rounded once, its square root
+          // rounded once, or its quotient by n rounded once; tree and compensated results against its bound.
           const catalogue::form form = catalogue::form_of(op_);
-          const bool root = form.finishes == catalogue::finish::square_root;
-          const R correct = !root                       ? correctly_rounded<R>(*sums_)
-                            : std::is_same_v<R, double> ? static_cast<R>(correctly_rounded_nrm2_f64(*sums_))
-                                                        : static_cast<R>(correctly_rounded_nrm2_f32(*sums_));
+          constexpr bool is_double = std::is_same_v<R, double>;
+          R correct{};
+          switch (form.finishes) {
+            case catalogue::finish::square_root:
+              correct = is_double ? static_cast<R>(correctly_rounded_nrm2_f64(*sums_))
+                                  : static_cast<R>(correctly_rounded_nrm2_f32(*sums_));
+              break;
+            case catalogue::finish::quotient:
+              correct = is_double ? static_cast<R>(correctly_rounded_mean_f64(*sums_))
+                                  : static_cast<R>(correctly_rounded_mean_f32(*sums_));
+              break;
+            case catalogue::finish::rounded:
+              correct = correctly_rounded<R>(*sums_);
+              break;
+          }
           // Exact mode promises the correctly rounded result itself: 0 ulp from the oracle, nothing less.
           if (mode == detred::mode::exact) return exact_match(r, bits_of(correct));
           const R v = value_of<R>(r);
-          return from(root ? assess_nrm2(*sums_, v, mode) : assess(form.bound, *sums_, v, mode), correct, false);
+          switch (form.finishes) {
+            case catalogue::finish::square_root:
+              return from(assess_nrm2(*sums_, v, mode), correct, false);
+            case catalogue::finish::quotient:
+              return from(assess_mean(*sums_, v, mode), correct, false);
+            case catalogue::finish::rounded:
+              break;
+          }
+          return from(assess(form.bound, *sums_, v, mode), correct, false);
         }
       },
       type_);

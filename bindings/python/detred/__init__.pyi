@@ -46,6 +46,11 @@ def sumsq(a: Array, mode: Mode = "tree", axis: Axis = None, threads: int = 0) ->
     """Deterministic sum of a^2 (float64, float32, float16, bfloat16 -> float32): bit for bit detred.dot(a, a).
     Defined from the library's catalogue (detred.catalogue_operations)."""
 
+def mean(a: Array, mode: Mode = "tree", axis: Axis = None, threads: int = 0) -> Any:
+    """Deterministic arithmetic mean (float64, float32, float16, bfloat16 -> float32): the sum divided by the count
+    (NaN for no element); tree mode bit for bit detred.stats(a).mean, exact mode the correctly rounded mean.
+    Defined from the library's catalogue (detred.catalogue_operations)."""
+
 catalogue_operations: list[str]
 
 def min(a: Array, axis: Axis = None, threads: int = 0) -> Any:

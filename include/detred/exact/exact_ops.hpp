@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Exact mode as operators: an exact operator says which terms it adds (the values, their magnitudes, the products of
-// two arrays, the squares) and how the exact value becomes the result (rounded once, or its square root rounded
-// once). Its state is the superaccumulator, whose value does not depend on the order of the additions, so exact
-// operators are *order-free*: a backend may add the terms in any order and split them any way it likes (threads,
-// blocks, lines, ranks), as it does for the integer sums. lib/core/operators.hpp turns (operation, mode::exact,
-// element type) into one of these, and every backend implements them beside the operators of the canonical order.
+// two arrays, the squares) and how the exact value becomes the result (rounded once, its square root rounded once,
+// or its quotient by the count rounded once). Its state is the superaccumulator, whose value does not depend on the
+// order of the additions, so exact operators are *order-free*: a backend may add the terms in any order and split them
+// any way it likes (threads, blocks, lines, ranks), as it does for the integer sums. lib/core/operators.hpp turns
+// (operation, mode::exact, element type) into one of these, and every backend implements them beside the operators of
+// the canonical order.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "detred/catalogue.hpp"
 #include "detred/config.hpp"
+#include "detred/exact/quotient.hpp"
 #include "detred/exact/square_root.hpp"
 #include "detred/exact/superaccumulator.hpp"
 #include "detred/number_types.hpp"
@@ -25,6 +27,20 @@ inline namespace DETRED_ORDER_ABI {
 /// form, detred::catalogue::form_of).
 using catalogue::finish;
 using catalogue::terms;
+
+/// The exact value in `s` of the terms of n elements, finished by f and rounded once to T (double or float).
+template <class T>
+DETRED_HOST_DEVICE inline T finish_to(finish f, const superaccumulator& s, std::uint64_t n) {
+  switch (f) {
+    case finish::square_root:
+      return square_root_to<T>(s);
+    case finish::quotient:
+      return quotient_to<T>(s, n);
+    case finish::rounded:
+      break;
+  }
+  return round_to<T>(s);
+}
 
 /// The exact operator over stored elements T (double, float, or a 16-bit float widened exactly to float). Its result
 /// is order::float_value_t<T>: the element type, float for 16-bit floats.
@@ -56,12 +72,9 @@ struct exact_op {
     }
   }
 
-  DETRED_HOST_DEVICE static result finalize(const superaccumulator& s) {
-    if constexpr (Finish == finish::square_root) {
-      return square_root_to<result>(s);
-    } else {
-      return round_to<result>(s);
-    }
+  /// The result of n elements whose terms' exact sum is s (n matters to the quotient only).
+  DETRED_HOST_DEVICE static result finalize(const superaccumulator& s, std::uint64_t n) {
+    return finish_to<result>(Finish, s, n);
   }
 };
 

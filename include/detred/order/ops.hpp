@@ -18,7 +18,9 @@
 //                that matches.
 //   merge        optional: two subtrees of the leaf tree join (default: combine); left holds the lower indices
 //   empty_node   optional: the node of an empty subtree (default: the identity)
-//   finalize     the root's node becomes the result, applying the operator's rule for NaN and special values
+//   finalize     the root's node becomes the result, applying the operator's rule for NaN and special values;
+//                an operator whose result needs the count of elements (the mean) takes it as a second argument,
+//                and engines call finish(root, n) below, which passes it where it is wanted
 //
 // Every engine (lib/reference, lib/cpu, lib/cuda) calls these functions and the helpers below, and nothing else
 // does arithmetic, so a new reduction is one operator plus its entry points. States must be plain aggregates of
@@ -57,6 +59,17 @@ concept locates_element = requires(typename Op::state s, typename Op::value x) {
   Op::matches(s, x);
 };
 
+/// The result of the array of n elements whose root is `root`: Op::finalize(root), or Op::finalize(root, n) for an
+/// operator whose finish divides by the count (mean_op). Every engine finishes through this.
+template <class Op>
+DETRED_HOST_DEVICE constexpr typename Op::result finish(const node_of<Op>& root, std::uint64_t n) {
+  if constexpr (requires { Op::finalize(root, n); }) {
+    return Op::finalize(root, n);
+  } else {
+    return Op::finalize(root);
+  }
+}
+
 /// What an operator supplies; checked on the scalar value type.
 template <class Op>
 concept reduction_op = requires(typename Op::state s, node_of<Op> n) {
@@ -67,7 +80,7 @@ concept reduction_op = requires(typename Op::state s, node_of<Op> n) {
   requires std::same_as<typename Op::state, typename Op::template state_of<typename Op::value>>;
   { Op::template identity<typename Op::value>() } -> std::same_as<typename Op::state>;
   { Op::combine(s, s) } -> std::same_as<typename Op::state>;
-  { Op::finalize(n) } -> std::same_as<typename Op::result>;
+  { finish<Op>(n, std::uint64_t{1}) } -> std::same_as<typename Op::result>;
 };
 
 inline namespace DETRED_ORDER_ABI {
@@ -184,6 +197,18 @@ struct sumsq_op : summing<Input, Policy, 1> {
   DETRED_HOST_DEVICE static state_of<V> accumulate(state_of<V> s, X x) {
     const V v = widen<V, Input>(x);
     return Policy::add_product(s, v, v);
+  }
+};
+
+/// The mean, sum x_i / n: the sum's operator, finished by one division by the count converted to the value type (a
+/// float count rounds past 2^24 elements), so in tree mode bit for bit detred::stats' mean. Its finalize takes the
+/// count, which hides the sum's: an engine that forgot the count would not compile.
+template <class Input, class Policy>
+struct mean_op : sum_op<Input, Policy> {
+  using value = float_value_t<Input>;
+  using state = typename Policy::template acc<value>;
+  DETRED_HOST_DEVICE static value finalize(state root, std::uint64_t n) {
+    return canonical(Policy::value(root) / static_cast<value>(n));
   }
 };
 
