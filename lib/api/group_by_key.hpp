@@ -11,8 +11,8 @@
 
 #include <omp.h>
 
+#include "core/scratch_array.hpp"
 #include "detred/options.hpp"
-#include "scratch_array.hpp"
 
 namespace detred {
 
