@@ -14,9 +14,10 @@
 // writes to one stream per bin, and with 2^16 bins every value is a cache and TLB miss (2^24 floats into 2^16 bins
 // ran at 0.15x a plain scatter loop). Streaming the values through the bins' lane states directly has the same
 // problem at another place: 2^16 bins of 128 float lanes are 32 MiB of states. So the values are first partitioned
-// by the high bits of their key (pass 1: at most max_partitions streams, 8 KiB blocks each), into partitions of
-// 2^shift bins whose lane states fit in the L2 cache (state_budget_bytes); then each partition is streamed by one
-// thread through its bins' states (pass 2), which stay in L2. Fewer bins than a partition holds skip pass 1.
+// by the high bits of their key (pass 1: at most max_partitions streams, each a chain of blocks of 1024 values and
+// their bins), into partitions of 2^shift bins whose lane states fit in the L2 cache (state_budget_bytes); then each
+// partition is streamed by one thread through its bins' states (pass 2), which stay in L2. Bins whose states fit
+// (direct_budget_bytes for one thread) skip pass 1.
 //
 // Threads: in pass 1 each thread partitions a contiguous part of the input and writes its values of a partition
 // into a chain of blocks of its own, in index order; pass 2 reads a partition's chains part by part, so every bin
@@ -48,6 +49,10 @@ namespace {
 /// The lane states a partition's bins touch, at most: a partition is streamed from L2 (1 MiB a core on the
 /// development VM, 256 KiB to 2 MiB elsewhere), and its values pass through the cache beside them.
 constexpr std::uint64_t state_budget_bytes = std::uint64_t{384} << 10;
+/// One thread streams the input itself while the bins' lane states take at most this many bytes: past L2 they come
+/// from L3, which still costs less than pass 1 (2^24 floats into 2^12 bins, 2.2 MiB of states: 34 ms, partitioned
+/// 41 ms; 2^13 bins: 34 and 39 ms; 2^14 bins: 65 and 40 ms).
+constexpr std::uint64_t direct_budget_bytes = std::uint64_t{4} << 20;
 /// Pass 1 writes to one block per partition at once: beyond about a thousand streams, the blocks being filled no
 /// longer fit in L1 and L2 (and each stream wants its own TLB entry).
 constexpr std::uint64_t max_partitions = 1024;
@@ -76,13 +81,14 @@ plan plan_for(std::uint64_t n, std::uint64_t bins, int threads) {
   // Bins that fit in one partition are streamed straight from the input by one thread, unless more than two threads
   // can share the work: pass 1 costs about what pass 2 does (2^24 floats, 2^8 bins: 1.1 and 1.25 ns a value on one
   // thread), so two threads only break even.
-  if (partitions(per_partition) == 1 && threads <= 2) return p;
+  if (bins * touched <= (threads == 1 ? direct_budget_bytes : state_budget_bytes) && threads <= 2) return p;
   // Four partitions per thread at least, where there are bins enough, so that threads balance; max_partitions at
   // most.
   while (threads > 1 && per_partition > 1 && partitions(per_partition) < 4 * static_cast<std::uint64_t>(threads)) {
     per_partition /= 2;
   }
   while (partitions(per_partition) > max_partitions) per_partition *= 2;
+  if (partitions(per_partition) == 1) return p;  // a single bin, or a few, whatever the threads
   p.shift = std::countr_zero(per_partition);
   p.partitions = partitions(per_partition);
   p.parts = static_cast<int>(std::clamp<std::uint64_t>(n / min_part, 1, static_cast<std::uint64_t>(threads)));
