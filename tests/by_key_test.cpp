@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// sum_by_key and stats_by_key on the CPU (lib/cpu/by_key.cpp): every bin has the bits of the single-array call on
-// its values gathered in index order, on both of its paths (the input streamed straight through the bins' lanes, or
-// partitioned by the keys' high bits first), for bins of every size around a lane row and a leaf, special values,
-// both key types, both modes and every thread count; and the first key that is not a bin is the one reported.
+// sum_by_key and stats_by_key on the CPU: the streaming engine (cpu::reduce_by_key, lib/cpu/by_key.cpp), called
+// directly on every input whatever the front door would route where, and the public calls: every bin has the bits
+// of the single-array call on its values gathered in index order, on both of the engine's paths (the input streamed
+// straight through the bins' lanes, or partitioned by the keys' high bits first), for bins of every size around a
+// lane row and a leaf, special values, both key types, both modes and every thread count; and the first key that is
+// not a bin is the one reported.
 #include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "batch_cases.hpp"
+#include "cpu/by_key.hpp"
 #include "detred/detred.hpp"
 #include "op_paths.hpp"
 
@@ -31,7 +35,19 @@ std::vector<std::vector<T>> gather(const std::vector<T>& x, const std::vector<K>
   return groups;
 }
 
-/// sum_by_key with both key types and stats_by_key (tree mode only) against the single-array calls on every bin.
+/// The engine's results for Op on these keys.
+template <class Op, class K>
+std::vector<typename Op::result> engine(const std::vector<typename Op::input>& x, const std::vector<K>& keys,
+                                        std::uint64_t bins, int threads) {
+  std::vector<typename Op::result> r(bins);
+  const std::uint64_t bad =
+      cpu::reduce_by_key<Op>(x.data(), keys.data(), x.size(), bins, r.data(), {.threads = threads});
+  EXPECT_EQ(bad, x.size());
+  return r;
+}
+
+/// sum_by_key with both key types and stats_by_key (tree mode only), the engine's and the public calls', against the
+/// single-array calls on every bin.
 template <class T>
 void expect_bins(const std::vector<T>& x, const std::vector<std::uint32_t>& keys, std::uint64_t bins, mode m,
                  int threads, const std::string& what) {
@@ -39,20 +55,28 @@ void expect_bins(const std::vector<T>& x, const std::vector<std::uint32_t>& keys
   const std::vector<std::int64_t> wide(keys.begin(), keys.end());
   const options o{.mode = m, .threads = threads};
   const std::string where = what + " " + to_string(m) + " threads " + std::to_string(threads);
-  std::vector<T> r(bins, T(7)), r64(bins, T(7));
+  std::vector<T> r(bins, T(7));
   sum_by_key(std::span<const T>(x), std::span<const std::uint32_t>(keys), std::span<T>(r), o);
-  sum_by_key(std::span<const T>(x), std::span<const std::int64_t>(wide), std::span<T>(r64), o);
+  const auto sums = [&]<class Policy>(Policy) {
+    using Op = order::sum_op<T, Policy>;
+    return std::pair{engine<Op>(x, keys, bins, threads), engine<Op>(x, wide, bins, threads)};
+  };
+  const auto [streamed, streamed64] = m == mode::tree ? sums(order::plain_sums{}) : sums(order::compensated_sums{});
   for (std::uint64_t b = 0; b < bins; ++b) {
     const T expected = sum(std::span<const T>(groups[b]), {.mode = m});
-    ASSERT_TRUE(same_bits(r[b], expected)) << where << " bin " << b << " of " << groups[b].size() << " values";
-    ASSERT_TRUE(same_bits(r64[b], expected)) << where << " int64 keys, bin " << b;
+    ASSERT_TRUE(same_bits(streamed[b], expected)) << where << " bin " << b << " of " << groups[b].size() << " values";
+    ASSERT_TRUE(same_bits(streamed64[b], expected)) << where << " int64 keys, bin " << b;
+    ASSERT_TRUE(same_bits(r[b], expected)) << where << " sum_by_key, bin " << b;
   }
   if (m != mode::tree) return;
-  std::vector<statistics<T>> st(bins);
-  stats_by_key(std::span<const T>(x), std::span<const std::uint32_t>(keys), std::span<statistics<T>>(st),
+  const std::vector<statistics<T>> st = engine<order::moments_op<T>>(x, keys, bins, threads);
+  std::vector<statistics<T>> public_st(bins);
+  stats_by_key(std::span<const T>(x), std::span<const std::uint32_t>(keys), std::span<statistics<T>>(public_st),
                {.threads = threads});
   for (std::uint64_t b = 0; b < bins; ++b) {
-    ASSERT_TRUE(same_bits(st[b], stats(std::span<const T>(groups[b])))) << where << " stats, bin " << b;
+    const statistics<T> expected = stats(std::span<const T>(groups[b]));
+    ASSERT_TRUE(same_bits(st[b], expected)) << where << " stats, bin " << b;
+    ASSERT_TRUE(same_bits(public_st[b], expected)) << where << " stats_by_key, bin " << b;
   }
 }
 
@@ -101,10 +125,12 @@ TYPED_TEST(ByKey, EveryShapeOfBinsOnEveryThreadCount) {
   }
 }
 
-// The same bits for 1 to 9 threads, on an input large enough that every thread partitions a part of its own.
+// The same bits for 1 to 9 threads, on an input large enough that every thread partitions a part of its own and
+// that the public call streams it (cpu::streams_by_key).
 TYPED_TEST(ByKey, TheThreadsDecideNoBit) {
   using T = TypeParam;
-  const std::uint64_t n = std::uint64_t{1} << 20, bins = std::uint64_t{1} << 16;
+  const std::uint64_t n = std::uint64_t{1} << 21, bins = std::uint64_t{1} << 16;
+  ASSERT_TRUE(cpu::streams_by_key(n, bins, sizeof(T) + sizeof(std::int64_t), 9));
   const std::vector<T> x = generate<T>(values::ill_conditioned, n, 41);
   const std::vector<std::int64_t> keys = random_keys<std::int64_t>(n, bins, true, 43);
   for (mode m : {mode::tree, mode::compensated}) {
@@ -146,6 +172,11 @@ TYPED_TEST(ByKey, TheFirstKeyThatIsNotABinIsNamed) {
                   std::string::npos)
             << e.what();
       }
+      EXPECT_TRUE(std::all_of(r.begin(), r.end(), [](T v) { return v == T(7); })) << "threads " << threads;
+      EXPECT_EQ((cpu::reduce_by_key<order::sum_op<T, order::plain_sums>>(x.data(), keys.data(), n, bins, r.data(),
+                                                                         {.threads = threads})),
+                n / 2 + 1)
+          << "bins " << bins << " threads " << threads;
       EXPECT_TRUE(std::all_of(r.begin(), r.end(), [](T v) { return v == T(7); })) << "threads " << threads;
     }
   }

@@ -37,6 +37,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "by_key.hpp"
 #include "core/operators.hpp"
 #include "core/scratch_array.hpp"
 #include "cpu_backend.hpp"

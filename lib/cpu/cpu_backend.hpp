@@ -7,7 +7,6 @@
 #include <span>
 
 #include "core/line_set.hpp"
-#include "core/operators.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
 
@@ -76,20 +75,5 @@ void reduce_lines(const order::operands<Op>& x, const line_set& lines, std::uint
 template <class Op>
 void reduce_strided_lines(const order::operands<Op>& x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
                           typename Op::result* results, const run_options& how);
-
-/// The operators of the calls by key (sum_by_key, stats_by_key) that reduce_by_key takes: the sums of float and double
-/// in tree and compensated mode, and stats. (Exact mode's sums by key group the values first,
-/// lib/api/group_by_key.hpp.)
-using by_key_operators =
-    op_list<order::sum_op<float, order::plain_sums>, order::sum_op<float, order::compensated_sums>,
-            order::sum_op<double, order::plain_sums>, order::sum_op<double, order::compensated_sums>,
-            order::moments_op<float>, order::moments_op<double>>;
-
-/// results[b] = Op over the values whose key is b, in index order, for b < bins (K: std::uint32_t or std::int64_t;
-/// Op in by_key_operators): each bin's result has the bits of reduce<Op> on its values gathered into an array.
-/// Returns n, or the index of the first key that is not below `bins` (then no result is written). by_key.cpp.
-template <class Op, class K>
-std::uint64_t reduce_by_key(const typename Op::input* values, const K* keys, std::uint64_t n, std::uint64_t bins,
-                            typename Op::result* results, const run_options& how);
 
 }  // namespace detred::cpu
