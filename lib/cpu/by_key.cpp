@@ -107,13 +107,16 @@ class bin_streams {
  public:
   using S = typename Op::state;
   using N = order::node_of<Op>;
-  using X = order::raw_t<typename Op::input>;
   static constexpr std::uint64_t W = order::lanes<typename Op::value>;
   static constexpr std::uint64_t L = order::leaf_size<typename Op::value>;
 
-  explicit bin_streams(std::uint64_t bins)
+  /// For partitions of up to `bins` bins and streams of up to `n` values: at most n / L of the bins finish a leaf,
+  /// and room for their stacks is reserved here, so that streaming allocates nothing (and so throws nothing inside
+  /// a parallel region).
+  bin_streams(std::uint64_t bins, std::uint64_t n)
       : lanes_(new S[bins * stride]), counts_(new std::uint64_t[bins]), stack_of_(new std::uint32_t[bins]) {
     std::fill(lanes_.get(), lanes_.get() + bins * stride, identity());
+    stacks_.reserve(std::min(bins, n / L));
   }
 
   /// Bins [0, bins) empty (their lanes hold the identity already: finish() leaves them so).
@@ -351,7 +354,7 @@ std::uint64_t partitioned(const typename Op::input* values, const K* keys, std::
 
   // Pass 2: a thread streams whole partitions, each part's chain in part order.
   std::vector<std::unique_ptr<bin_streams<Op>>> streams(static_cast<std::size_t>(pl.team));
-  for (auto& s : streams) s = std::make_unique<bin_streams<Op>>(mask + 1);
+  for (auto& s : streams) s = std::make_unique<bin_streams<Op>>(mask + 1, n);
 #pragma omp parallel num_threads(pl.team) if (pl.team > 1)
   {
     bin_streams<Op>& s = *streams[static_cast<std::size_t>(omp_get_thread_num())];
@@ -394,7 +397,7 @@ std::uint64_t reduce_by_key(const typename Op::input* values, const K* keys, std
   if (pl.partitions == 1) {
     // Stream the input itself, a run of keys checked (and so in L1) before its values are taken.
     constexpr std::uint64_t run = 4096;
-    bin_streams<Op> streams(bins);
+    bin_streams<Op> streams(bins, n);
     streams.reset(bins);
     for (std::uint64_t start = 0; start < n; start += run) {
       const std::uint64_t count = std::min(run, n - start);
