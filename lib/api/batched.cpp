@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The batched entry points (detred/batched.hpp): segments and axes through their front door (batch_front_door.hpp);
 // by key here: check the keys, pick the operator, route to the backend.
-// Grouping by key is a stable counting sort (group_by_key.hpp: each group keeps its values in index order), then a
-// segmented reduction over the groups.
+// By key on the CPU, the values stream through their bins' lane states (cpu::reduce_by_key, lib/cpu/by_key.cpp)
+// where that is faster (cpu::streams_by_key); otherwise, on another backend and in exact mode they are grouped by a
+// stable counting sort (group_by_key.hpp: each group keeps its values in index order), then reduced as segments.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -14,6 +15,7 @@
 #include "core/batch_checks.hpp"
 #include "core/operators.hpp"
 #include "core/validate.hpp"
+#include "cpu/by_key.hpp"
 #include "detred/batched.hpp"
 #include "group_by_key.hpp"
 
@@ -24,6 +26,18 @@ template <class Op, class K>
 void by_key(std::span<const typename Op::input> values, std::span<const K> keys, std::span<typename Op::result> results,
             const options& opt, const char* what) {
   validate(opt);
+  if constexpr (listed<Op, cpu::by_key_operators>) {
+    const int threads = backend_of(opt) == backend::cpu ? cpu::thread_count(opt.threads) : 0;
+    if (backend_of(opt) == backend::cpu &&
+        cpu::streams_by_key(values.size(), results.size(), sizeof(typename Op::input) + sizeof(K), threads)) {
+      grouping::check_lengths(keys.size(), values.size(), what);
+      const std::uint64_t bad =
+          cpu::reduce_by_key<Op>(values.data(), keys.data(), values.size(), results.size(), results.data(),
+                                 {.threads = threads, .instruction_set = opt.isa});
+      if (bad < values.size()) grouping::throw_not_a_bin(keys[bad], bad, results.size(), what);
+      return;
+    }
+  }
   const grouped_values<typename Op::input> g = group_by_key(values, keys, results.size(), opt.threads, what);
   run_lines<Op>(order::operands<Op>{{g.values.data()}, 0}, g.values.size(), {.offsets = g.offsets.data()},
                 results.size(), results.data(), opt);

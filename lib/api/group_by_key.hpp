@@ -11,8 +11,8 @@
 
 #include <omp.h>
 
+#include "core/scratch_array.hpp"
 #include "detred/options.hpp"
-#include "scratch_array.hpp"
 
 namespace detred {
 
@@ -44,6 +44,21 @@ bool is_bin(K key, std::uint64_t bins) {
   return static_cast<std::uint64_t>(key) < bins;
 }
 
+/// Throws detred::error unless there are as many keys as values.
+inline void check_lengths(std::uint64_t keys, std::uint64_t values, const char* what) {
+  if (keys != values) {
+    throw error(std::string("detred::") + what + ": keys and values differ in length (" + std::to_string(keys) +
+                " and " + std::to_string(values) + ")");
+  }
+}
+
+/// Throws the error of a key that is not a bin: `key`, the first such (lowest index), at index i.
+template <class K>
+[[noreturn]] void throw_not_a_bin(K key, std::uint64_t i, std::uint64_t bins, const char* what) {
+  throw error(std::string("detred::") + what + ": key " + std::to_string(key) + " at index " + std::to_string(i) +
+              " is not a bin (the results span holds " + std::to_string(bins) + " bins)");
+}
+
 }  // namespace grouping
 
 /// Groups `values` by `keys` into `bins` bins. Threads (options::threads) count and scatter contiguous parts of the
@@ -52,11 +67,7 @@ bool is_bin(K key, std::uint64_t bins) {
 template <class T, class K>
 grouped_values<T> group_by_key(std::span<const T> values, std::span<const K> keys, std::uint64_t bins, int threads,
                                const char* what) {
-  const std::string call = std::string("detred::") + what + ": ";
-  if (keys.size() != values.size()) {
-    throw error(call + "keys and values differ in length (" + std::to_string(keys.size()) + " and " +
-                std::to_string(values.size()) + ")");
-  }
+  grouping::check_lengths(keys.size(), values.size(), what);
   const std::uint64_t n = keys.size();
   const int parts = grouping::parts_for(n, bins, threads);
   const auto part_begin = [&](int p) { return n / static_cast<std::uint64_t>(parts) * static_cast<std::uint64_t>(p); };
@@ -78,10 +89,7 @@ grouped_values<T> group_by_key(std::span<const T> values, std::span<const K> key
   }
   for (int p = 0; p < parts; ++p) {
     const std::uint64_t i = first_bad[static_cast<std::size_t>(p)];
-    if (i < n) {
-      throw error(call + "key " + std::to_string(keys[i]) + " at index " + std::to_string(i) +
-                  " is not a bin (the results span holds " + std::to_string(bins) + " bins)");
-    }
+    if (i < n) grouping::throw_not_a_bin(keys[i], i, bins, what);
   }
   grouped_values<T> g{std::vector<std::uint64_t>(bins + 1), scratch_array<T>(n)};
   std::uint64_t at = 0;

@@ -107,6 +107,24 @@ DETRED_HOST_DEVICE constexpr void fold_live_lanes(S* values, std::uint64_t width
   }
 }
 
+/// fold_lanes when only lanes [0, live), live >= 1, took elements and the others hold Op's identity (lanes held as
+/// scalar states), for any operator: the
+/// joins fold_lanes makes with lanes past `live` still happen, but their right sides are computed instead of read,
+/// since every lane at or past `live` holds the same state at each level (the identity, then the identity joined
+/// with itself, ...). Same root as fold_lanes(values, width); values[live..width) are neither read nor written, so
+/// a lane tree over few live lanes costs about `live` joins per level instead of width.
+template <class Op, class S>
+DETRED_HOST_DEVICE constexpr void fold_lanes_before_identity(S* values, std::uint64_t width, std::uint64_t live) {
+  S rest = Op::template identity<typename Op::value>();  // the state of every lane at or past `live`
+  for (std::uint64_t h = width / 2; h >= 1; h /= 2) {
+    for (std::uint64_t j = 0; j < h && j < live; ++j) {
+      values[j] = Op::combine(values[j], j + h < live ? values[j + h] : rest);
+    }
+    rest = Op::combine(rest, rest);
+    if (live > h) live = h;
+  }
+}
+
 /// The left-perfect tree over the nodes v[0..count), count <= N, N a power of two, by pairing neighbours level by
 /// level (an unpaired last value moves up unchanged); the root lands in v[0]. After level l the live values are the
 /// roots of aligned blocks of 2^l values with one ragged last block: exactly the subtrees subtree_stack combines. Used
