@@ -145,14 +145,14 @@ class bin_streams {
   /// Bin b's result; its lanes hold the identity again.
   typename Op::result finish(std::uint64_t b) {
     const std::uint64_t count = counts_[b];
-    if (count == 0) return Op::finalize(order::empty_node<Op>());
+    if (count == 0) return order::finish<Op>(order::empty_node<Op>(), 0);
     const std::uint64_t ragged = count % L;
-    if (ragged == 0) return Op::finalize(stacks_[stack_of_[b]].root());
+    if (ragged == 0) return order::finish<Op>(stacks_[stack_of_[b]].root(), count);
     const N leaf = fold(b, ragged < W ? ragged : W);
-    if (stack_of_[b] == no_stack) return Op::finalize(leaf);
+    if (stack_of_[b] == no_stack) return order::finish<Op>(leaf, count);
     order::subtree_stack<Op>& stack = stacks_[stack_of_[b]];
     stack.push(leaf, 1);
-    return Op::finalize(stack.root());
+    return order::finish<Op>(stack.root(), count);
   }
 
  private:
@@ -222,10 +222,11 @@ inline void stream_fence() {
 }
 
 /// Pass 1's memory, kept from one call to the next (up to kept_bytes_max): a fresh block costs a page fault and the
-/// kernel's zeroing of every page, which for the 128 MiB of 2^24 values took as long as pass 1 itself.
+/// kernel's zeroing of every page, which for the 128 MiB of 2^24 values took as long as pass 1 itself. The cap keeps
+/// what a library holds between calls modest (docs/batched.md says so); larger calls allocate afresh.
 class memory_cache {
  public:
-  static constexpr std::uint64_t kept_bytes_max = std::uint64_t{1} << 30;
+  static constexpr std::uint64_t kept_bytes_max = std::uint64_t{256} << 20;
 
   scratch_array<unsigned char> take(std::uint64_t bytes) {
     {
