@@ -22,6 +22,7 @@ __global__ void reset_kernel(pending_errors* p) {
   p->overflow.low = 0;
   p->overflow.high = 0;
   p->overflow.lock = 0;
+  p->overflow.is_signed = 0;
   p->empty_segment = none;
   p->bad_key = none;
   p->bins = 0;
@@ -37,6 +38,7 @@ __global__ void narrow_sum_kernel(const order::wide_integer* in, R* out, pending
     if (atomicCAS(reinterpret_cast<unsigned long long*>(&p->overflow.index), none, sum_overflow) == none) {
       p->overflow.low = v.low;
       p->overflow.high = v.high;
+      p->overflow.is_signed = std::is_signed_v<R> ? 1u : 0u;
     }
   }
 }
@@ -117,8 +119,9 @@ void throw_pending(workspace& ws, cudaStream_t stream) {
     const std::string where = got.overflow.index == sum_overflow
                                   ? std::string("detred::cuda::sum: the integer sum")
                                   : "detred::cuda::cumsum: output " + std::to_string(got.overflow.index);
-    throw overflow_error(where + ": the exact value " + to_decimal({got.overflow.low, got.overflow.high}) +
-                         " does not fit in its 64-bit result type");
+    // The CPU's words (core/integer_results.hpp), so that both report an overflow alike.
+    throw overflow_error(where + ": the exact sum " + to_decimal({got.overflow.low, got.overflow.high}) +
+                         " does not fit in " + (got.overflow.is_signed != 0 ? "int64" : "uint64"));
   }
   if (got.empty_segment != none) {
     const auto op = static_cast<operation>(got.empty_segment >> 56);

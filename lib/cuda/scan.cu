@@ -229,7 +229,7 @@ __device__ __forceinline__ typename Op::result emit(const typename Op::state& s,
 
 /// Records (index, value) in the overflow record if index is below the one there. Called by at most one thread of
 /// a warp, so the lock cannot stall a warp against itself.
-__device__ void record_overflow(overflow_record* r, std::uint64_t index, order::wide_integer v) {
+__device__ void record_overflow(overflow_record* r, std::uint64_t index, order::wide_integer v, bool is_signed) {
   bool done = false;
   while (!done) {
     if (atomicCAS(&r->lock, 0u, 1u) == 0u) {
@@ -239,6 +239,7 @@ __device__ void record_overflow(overflow_record* r, std::uint64_t index, order::
         vr->index = index;
         vr->low = v.low;
         vr->high = v.high;
+        vr->is_signed = is_signed ? 1u : 0u;
       }
       __threadfence();
       atomicExch(&r->lock, 0u);
@@ -253,7 +254,7 @@ __device__ __forceinline__ void report_overflow(overflow_record* r, std::uint64_
   if constexpr (is_integer_scan<Op>) {
     const unsigned have = __ballot_sync(full_mask, bad != ~std::uint64_t{0});
     if (have != 0 && (threadIdx.x % warp_size) == static_cast<unsigned>(__ffs(have) - 1)) {
-      record_overflow(r, bad, bad_value);
+      record_overflow(r, bad, bad_value, std::is_signed_v<typename Op::result>);
     }
   }
 }

@@ -13,6 +13,7 @@
 #include "call_workspace.hpp"
 #include "core/batch_checks.hpp"
 #include "core/integer_results.hpp"
+#include "core/validate.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
 #include "pending_errors.hpp"
@@ -31,10 +32,13 @@ void check_device(workspace& ws) { detail::workspace_access::of(ws).check_curren
 
 void wait(stream_t stream) { check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (scan)"); }
 
-/// Calls f with the scan operator of In in mode m (tree or compensated; exact refused).
+/// Calls f with the scan operator of In in mode m (tree or compensated; exact refused with the CPU's words: the GPU's
+/// scans take the modes the catalogue lists for the CPU's).
 template <class In, class F>
 void with_scan_op(mode m, const char* what, F&& f) {
-  scan_checks::check_mode(m, true, what);
+  const bool exclusive = std::string(what).find("exclusive") != std::string::npos;
+  checked_mode<In>(m, exclusive ? operation::exclusive_cumsum : operation::cumsum, backend::cpu, call_shape::array,
+                   what);
   if (m == mode::compensated) {
     f.template operator()<order::scan_op<In, order::compensated_sums>>();
   } else {

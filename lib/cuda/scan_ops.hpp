@@ -67,7 +67,7 @@ struct overflow_record {
   std::uint64_t low;
   std::uint64_t high;
   std::uint32_t lock;
-  std::uint32_t unused;
+  std::uint32_t is_signed;  ///< the result type that the value does not fit: int64 (1) or uint64 (0)
 };
 
 }  // namespace detred::cuda::detail

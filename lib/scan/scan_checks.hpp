@@ -13,15 +13,6 @@
 
 namespace detred::scan_checks {
 
-/// Throws detred::error for a mode the scans do not have: floating-point scans run the canonical order, so they take
-/// its rounding modes only (exact mode is refused: docs/scan.md says why; integer scans are exact whatever the
-/// mode), or an unknown mode.
-inline void check_mode(mode m, bool floating, const char* what) {
-  if (floating && !catalogue::in(catalogue::rounding_modes, validated(m))) {
-    throw error(std::string(what) + ": mode exact is not available for scans (tree or compensated; docs/scan.md)");
-  }
-}
-
 /// y must be x itself (same address and type) or not overlap it.
 template <class In, class Out>
 void check_overlap(const In* x, std::uint64_t nx, const Out* y, std::uint64_t ny, const char* what) {

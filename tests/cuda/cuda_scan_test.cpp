@@ -234,7 +234,17 @@ template <class I, class R>
 void integer_case(std::uint64_t n, std::uint64_t seed) {
   std::vector<I> x(n);
   rng random(seed);
-  for (auto& v : x) v = static_cast<I>(random.next() >> (sizeof(I) == 8 ? 3 : 0));  // 64-bit values keep room
+  // 32-bit values of every size (their int64 and uint64 sums cannot overflow); 64-bit ones of 44 bits, signed ones of
+  // either sign, so that 70001 of them stay inside the result type.
+  for (auto& v : x) {
+    const std::uint64_t r = random.next();
+    if constexpr (sizeof(I) == 8) {
+      v = static_cast<I>(std::is_signed_v<I> ? static_cast<std::int64_t>(r >> 20) - (std::int64_t{1} << 43)
+                                             : static_cast<std::int64_t>(r >> 20));
+    } else {
+      v = static_cast<I>(r);
+    }
+  }
   expect_gpu_scans<I, R>(x, mode::tree, "integer", 0);
 }
 TEST_F(GpuScanRules, IntegersAreExactAndMatchTheCpu) {
