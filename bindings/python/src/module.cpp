@@ -3,6 +3,8 @@
 // availability, and the mapping of the library's exceptions to Python's.
 #include <pybind11/pybind11.h>
 
+#include <string>
+
 #include "define.hpp"
 #include "detred/cuda.hpp"
 #include "detred/options.hpp"
@@ -15,6 +17,20 @@ namespace py = pybind11;
 PYBIND11_MODULE(_detred, m) {
   using namespace detred::python;
   m.doc() = "detred: deterministic reductions whose result bits depend only on the values (docs/bindings.md).";
+
+#if PYBIND11_VERSION_MAJOR == 2 && PYBIND11_VERSION_MINOR < 12
+  // pybind11 before 2.12 reads NumPy 1's array descriptor; NumPy 2 moved its fields, so the arrays such an extension
+  // makes get wrong strides (a scan's outputs all read as its first, seen with Debian 12's pybind11 2.10 beside
+  // NumPy 2.5). Refuse to load rather than compute with them.
+  {
+    const std::string version = py::module_::import("numpy").attr("__version__").cast<std::string>();
+    if (!version.empty() && version[0] >= '0' && version[0] <= '9' && std::stoi(version) >= 2) {
+      throw py::import_error("detred: this build used pybind11 " + std::to_string(PYBIND11_VERSION_MAJOR) + "." +
+                             std::to_string(PYBIND11_VERSION_MINOR) + ", which cannot handle NumPy " + version +
+                             " (NumPy 2 needs pybind11 2.12 or later): build against a newer pybind11, or use NumPy 1");
+    }
+  }
+#endif
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {
