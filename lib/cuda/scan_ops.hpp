@@ -13,10 +13,6 @@
 
 namespace detred::cuda::detail {
 
-/// The exact integer scan of I into R (int64 for signed I, uint64 for unsigned): the lane state is the exact sum in
-/// 128 bits, which no prefix of up to 2^64 elements of 64 bits can overflow; an output that does not fit R is
-/// refused (the kernels record the first one). The value type R fixes the leaf shape the kernels walk (64 lanes of
-/// 32 elements), which for exact sums changes nothing but the launch.
 /// True if the exact value s fits R (int64 or uint64): the integer scans' outputs, the _async integer sums.
 template <class R>
 DETRED_HOST_DEVICE constexpr bool fits_in(order::wide_integer s) {
@@ -27,6 +23,10 @@ DETRED_HOST_DEVICE constexpr bool fits_in(order::wide_integer s) {
   }
 }
 
+/// The exact integer scan of I into R (int64 for signed I, uint64 for unsigned): the lane state is the exact sum in
+/// 128 bits, which no prefix of up to 2^64 elements of 64 bits can overflow; an output that does not fit R is
+/// refused (the kernels record the first one). The value type R fixes the leaf shape the kernels walk (64 lanes of
+/// 32 elements), which for exact sums changes nothing but the launch.
 template <class I, class R>
 struct integer_scan_op {
   using input = I;
