@@ -227,6 +227,44 @@ TYPED_TEST(FloatRules, SumOfSquaresIsTheDotProductOfXWithItself) {
   EXPECT_EQ(reduce<operation::sumsq>(std::span<const T>(inf)), std::numeric_limits<T>::infinity());
 }
 
+/// Batches through detred::reduce<O> (its batched cores): each segment's result, and each line's along either axis,
+/// is bit for bit the single-array call on that line alone, in every mode, on every instruction set and thread
+/// count. The matrix: 37 x 2049, row-major, its leading dimension past its rows.
+template <operation O, class T>
+void expect_each_line_alone(std::span<const T> xs, const std::vector<std::uint64_t>& offsets, std::uint64_t seed) {
+  const std::uint64_t count = offsets.size() - 1;
+  for (mode m : {mode::tree, mode::compensated, mode::exact}) {
+    for (isa i : supported_isas()) {
+      for (int t : {1, 3}) {
+        const options opt{.mode = m, .threads = t, .isa = i};
+        std::vector<T> got(count);
+        reduce<O, T>(xs, segments{offsets}, std::span<T>(got), opt);
+        for (std::uint64_t k = 0; k < count; ++k) {
+          const auto line = xs.subspan(offsets[k], offsets[k + 1] - offsets[k]);
+          ASSERT_EQ(bits(got[k]), bits(reduce<O>(line, opt)))
+              << to_string(O) << " segment " << k << " " << to_string(m) << " " << to_string(i) << " threads=" << t;
+        }
+      }
+    }
+    const std::uint64_t rows = 37, cols = 2049, ld = 2051;
+    const std::vector<T> a = generate<T>(values::uniform, rows * ld, seed);
+    const matrix_view<T> view{a.data(), rows, cols, ld, layout::row_major};
+    std::vector<T> by_row(rows), by_col(cols);
+    reduce<O, T>(view, 1, std::span<T>(by_row), {.mode = m});
+    reduce<O, T>(view, 0, std::span<T>(by_col), {.mode = m});
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      ASSERT_EQ(bits(by_row[r]), bits(reduce<O>(std::span<const T>(a).subspan(r * ld, cols), {.mode = m})))
+          << to_string(O) << " row " << r << " " << to_string(m);
+    }
+    for (std::uint64_t c = 0; c < cols; c += 97) {
+      std::vector<T> column(rows);
+      for (std::uint64_t r = 0; r < rows; ++r) column[r] = a[r * ld + c];
+      ASSERT_EQ(bits(by_col[c]), bits(reduce<O>(std::span<const T>(column), {.mode = m})))
+          << to_string(O) << " column " << c << " " << to_string(m);
+    }
+  }
+}
+
 /// Batches through detred::reduce<O> (its batched cores): the sum of squares of each segment and of each line along
 /// either axis is bit for bit the single-array call on that line alone, in every mode, on every instruction set and
 /// thread count; the other operations' generic batches give the named batched calls' bits.
@@ -237,38 +275,7 @@ TYPED_TEST(FloatRules, SumOfSquaresInBatchesEqualsEachLineAlone) {
   const std::vector<T> x = generate<T>(values::ill_conditioned, extent, 91);
   const std::span<const T> xs(x);
   const std::uint64_t count = offsets.size() - 1;
-  for (mode m : {mode::tree, mode::compensated, mode::exact}) {
-    for (isa i : supported_isas()) {
-      for (int t : {1, 3}) {
-        const options opt{.mode = m, .threads = t, .isa = i};
-        std::vector<T> got(count);
-        reduce<operation::sumsq, T>(xs, segments{offsets}, std::span<T>(got), opt);
-        for (std::uint64_t k = 0; k < count; ++k) {
-          const auto line = xs.subspan(offsets[k], offsets[k + 1] - offsets[k]);
-          ASSERT_EQ(bits(got[k]), bits(reduce<operation::sumsq>(line, opt)))
-              << "segment " << k << " " << to_string(m) << " " << to_string(i) << " threads=" << t;
-        }
-      }
-    }
-    // A 37 x 2049 row-major matrix, with a leading dimension past its rows: each row (axis 1), each column (axis 0).
-    const std::uint64_t rows = 37, cols = 2049, ld = 2051;
-    const std::vector<T> a = generate<T>(values::uniform, rows * ld, 92);
-    const matrix_view<T> view{a.data(), rows, cols, ld, layout::row_major};
-    std::vector<T> by_row(rows), by_col(cols);
-    reduce<operation::sumsq, T>(view, 1, std::span<T>(by_row), {.mode = m});
-    reduce<operation::sumsq, T>(view, 0, std::span<T>(by_col), {.mode = m});
-    for (std::uint64_t r = 0; r < rows; ++r) {
-      ASSERT_EQ(bits(by_row[r]),
-                bits(reduce<operation::sumsq>(std::span<const T>(a).subspan(r * ld, cols), {.mode = m})))
-          << "row " << r << " " << to_string(m);
-    }
-    for (std::uint64_t c = 0; c < cols; c += 97) {
-      std::vector<T> column(rows);
-      for (std::uint64_t r = 0; r < rows; ++r) column[r] = a[r * ld + c];
-      ASSERT_EQ(bits(by_col[c]), bits(reduce<operation::sumsq>(std::span<const T>(column), {.mode = m})))
-          << "column " << c << " " << to_string(m);
-    }
-  }
+  expect_each_line_alone<operation::sumsq>(xs, offsets, 92);
   // The generic batches are the named ones.
   std::vector<T> generic(count), named(count);
   reduce<operation::sum, T>(xs, segments{offsets}, std::span<T>(generic), {.mode = mode::compensated});
@@ -355,35 +362,8 @@ TYPED_TEST(FloatRules, MeanInBatchesAndPartialStatesEqualsTheSingleCall) {
   const std::vector<std::uint64_t> offsets = offsets_of({0, 1, 7, 2047, 2048, 2049, 63, 4097, 300}, 3, extent);
   const std::vector<T> x = generate<T>(values::ill_conditioned, extent, 93);
   const std::span<const T> xs(x);
-  const std::uint64_t count = offsets.size() - 1;
+  expect_each_line_alone<operation::mean>(xs, offsets, 94);
   for (mode m : {mode::tree, mode::compensated, mode::exact}) {
-    for (int t : {1, 3}) {
-      const options opt{.mode = m, .threads = t};
-      std::vector<T> got(count);
-      reduce<operation::mean, T>(xs, segments{offsets}, std::span<T>(got), opt);
-      for (std::uint64_t k = 0; k < count; ++k) {
-        const auto line = xs.subspan(offsets[k], offsets[k + 1] - offsets[k]);
-        ASSERT_EQ(bits(got[k]), bits(reduce<operation::mean>(line, opt)))
-            << "segment " << k << " " << to_string(m) << " threads=" << t;
-      }
-    }
-    const std::uint64_t rows = 37, cols = 2049, ld = 2051;
-    const std::vector<T> a = generate<T>(values::uniform, rows * ld, 94);
-    const matrix_view<T> view{a.data(), rows, cols, ld, layout::row_major};
-    std::vector<T> by_row(rows), by_col(cols);
-    reduce<operation::mean, T>(view, 1, std::span<T>(by_row), {.mode = m});
-    reduce<operation::mean, T>(view, 0, std::span<T>(by_col), {.mode = m});
-    for (std::uint64_t r = 0; r < rows; ++r) {
-      ASSERT_EQ(bits(by_row[r]),
-                bits(reduce<operation::mean>(std::span<const T>(a).subspan(r * ld, cols), {.mode = m})))
-          << "row " << r << " " << to_string(m);
-    }
-    for (std::uint64_t c = 0; c < cols; c += 97) {
-      std::vector<T> column(rows);
-      for (std::uint64_t r = 0; r < rows; ++r) column[r] = a[r * ld + c];
-      ASSERT_EQ(bits(by_col[c]), bits(reduce<operation::mean>(std::span<const T>(column), {.mode = m})))
-          << "column " << c << " " << to_string(m);
-    }
     partial_state all = partial_state::of(operation::mean, xs.subspan(4321), 4321, {.mode = m});
     all.merge(partial_state::of(operation::mean, xs.first(4321), 0, {.mode = m}));
     EXPECT_EQ(bits(all.result<T>()), bits(reduce<operation::mean>(xs, {.mode = m}))) << to_string(m);

@@ -278,23 +278,29 @@ TYPED_TEST(TypedConvention, EveryFormOfEveryOperationEqualsTheCpu) {
   }
 }
 
-// (7): sumsq of every float type against the CPU's, in tree and compensated mode, and in exact mode for float and
-// double; the modes listed here rather than read from the catalogue.
-template <class T>
-void expect_sumsq(const std::vector<T>& x, bool exact_too, const std::string& what) {
+// (7): an operation of one array (sumsq, mean) of every float type against the CPU's, through its named call and
+// through cuda::reduce<O>, in tree and compensated mode, and in exact mode for float and double; the modes listed here
+// rather than read from the catalogue.
+template <operation O, class T, class Named>
+void expect_as_on_the_cpu(const std::vector<T>& x, bool exact_too, const std::string& what, Named&& named) {
   std::vector<mode> modes = {mode::tree, mode::compensated};
   if (exact_too) modes.push_back(mode::exact);
   const uploaded<T> d(x);
   for (mode m : modes) {
     const options opt{.mode = m};
-    using R = result_t<operation::sumsq, T>;
-    const R expected = detred::reduce<operation::sumsq>(std::span<const T>(x), opt);
-    const R got = cuda::sumsq(d.span(), opt);
-    EXPECT_EQ(bits(got), bits(expected)) << label(operation::sumsq, m, x.size(), what);
-    EXPECT_EQ(bits(cuda::reduce<operation::sumsq>(d.span(), opt)), bits(expected))
-        << label(operation::sumsq, m, x.size(), what + " reduce<sumsq>");
+    using R = result_t<O, T>;
+    const R expected = detred::reduce<O>(std::span<const T>(x), opt);
+    const R got = named(d.span(), opt);
+    EXPECT_EQ(bits(got), bits(expected)) << label(O, m, x.size(), what);
+    EXPECT_EQ(bits(cuda::reduce<O>(d.span(), opt)), bits(expected)) << label(O, m, x.size(), what + " reduce<O>");
     gpu_comparisons() += 2;
   }
+}
+
+template <class T>
+void expect_sumsq(const std::vector<T>& x, bool exact_too, const std::string& what) {
+  expect_as_on_the_cpu<operation::sumsq>(x, exact_too, what,
+                                         [](std::span<const T> d, const options& o) { return cuda::sumsq(d, o); });
 }
 
 TEST_F(Convention, SumsqOfEveryFloatTypeEqualsTheCpu) {
@@ -311,20 +317,12 @@ TEST_F(Convention, SumsqOfEveryFloatTypeEqualsTheCpu) {
   }
 }
 
-// The mean of every float type against the CPU's (the GPU's leaf and fold passes divide by the count they were
-// given), in tree and compensated mode, and in exact mode for float and double (the exact kernel's quotient).
+// The mean (the GPU's leaf and fold passes divide by the count they were given; exact mode, the exact kernel's
+// quotient), as (7).
 template <class T>
 void expect_mean(const std::vector<T>& x, bool exact_too, const std::string& what) {
-  std::vector<mode> modes = {mode::tree, mode::compensated};
-  if (exact_too) modes.push_back(mode::exact);
-  const uploaded<T> d(x);
-  for (mode m : modes) {
-    const options opt{.mode = m};
-    using R = result_t<operation::mean, T>;
-    const R expected = detred::reduce<operation::mean>(std::span<const T>(x), opt);
-    EXPECT_EQ(bits(cuda::mean(d.span(), opt)), bits(expected)) << label(operation::mean, m, x.size(), what);
-    gpu_comparisons() += 1;
-  }
+  expect_as_on_the_cpu<operation::mean>(x, exact_too, what,
+                                        [](std::span<const T> d, const options& o) { return cuda::mean(d, o); });
 }
 
 TEST_F(Convention, MeanOfEveryFloatTypeEqualsTheCpu) {
