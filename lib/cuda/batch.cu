@@ -252,16 +252,16 @@ __device__ order::node_of<Op> run_root(const order::operands<Op>& line, std::uin
   return warp_fold<Op>(mine, leaves, lane);
 }
 
-/// What a group of G threads does with line k (start, n): a line of at most one leaf is reduced and finalized, a
-/// longer one listed, with a range of work items reserved for it.
+/// What a group of G threads does with line k (start, n): a line of at most `limit` elements (group_limit: at most
+/// a leaf) is reduced and finalized, a longer one listed, with a range of work items reserved for it.
 template <class Op>
 __device__ __forceinline__ void group_line(const order::operands<Op>& x, std::uint64_t k, std::uint64_t start,
-                                           std::uint64_t n, unsigned t, unsigned mask,
+                                           std::uint64_t n, std::uint64_t limit, unsigned t, unsigned mask,
                                            typename Op::result* __restrict__ results, work_counts* __restrict__ work,
                                            long_line* __restrict__ long_lines) {
   using V = typename Op::value;
   constexpr unsigned G = group_threads<Op>;
-  if (n <= order::leaf_size<V>) {
+  if (n <= limit) {
     const order::node_of<Op> root =
         n == 0 ? empty<Op>()
                : group_leaf_node<Op, G>(line_operands<Op>(x, start), static_cast<std::uint32_t>(n), t, mask);
@@ -354,9 +354,9 @@ __device__ __forceinline__ typename Op::result half_row_tile(const order::operan
 /// line's place while it reduces the current one (a short line is otherwise two dependent memory round trips).
 template <class Op>
 __device__ __forceinline__ void group_lines(const order::operands<Op>& x, const line_view& lines, std::uint64_t k,
-                                            std::uint64_t end, std::uint64_t stride, unsigned t, unsigned mask,
-                                            typename Op::result* __restrict__ results, work_counts* __restrict__ work,
-                                            long_line* __restrict__ long_lines) {
+                                            std::uint64_t end, std::uint64_t stride, std::uint64_t limit, unsigned t,
+                                            unsigned mask, typename Op::result* __restrict__ results,
+                                            work_counts* __restrict__ work, long_line* __restrict__ long_lines) {
   std::uint64_t start = 0;
   std::uint64_t n = 0;
   if (k < end) lines.place(k, start, n);
@@ -364,7 +364,7 @@ __device__ __forceinline__ void group_lines(const order::operands<Op>& x, const 
     std::uint64_t next_start = 0;
     std::uint64_t next_n = 0;
     if (k + stride < end) lines.place(k + stride, next_start, next_n);
-    group_line<Op>(x, k, start, n, t, mask, results, work, long_lines);
+    group_line<Op>(x, k, start, n, limit, t, mask, results, work, long_lines);
     start = next_start;
     n = next_n;
   }
@@ -384,8 +384,9 @@ inline constexpr std::uint64_t lines_per_block =
 /// for a tile's places, 48 -> 55-57 a thread, one block less per SM) would buy them nothing.
 template <class Op>
 __global__ void __launch_bounds__(batch_block)
-    lines_pass(order::operands<Op> x, line_view lines, std::uint64_t count, typename Op::result* __restrict__ results,
-               work_counts* __restrict__ work, long_line* __restrict__ long_lines) {
+    lines_pass(order::operands<Op> x, line_view lines, std::uint64_t count, std::uint64_t limit,
+               typename Op::result* __restrict__ results, work_counts* __restrict__ work,
+               long_line* __restrict__ long_lines) {
   using V = typename Op::value;
   constexpr unsigned G = group_threads<Op>;
   constexpr unsigned groups_per_warp = warp_size / G;
@@ -395,7 +396,7 @@ __global__ void __launch_bounds__(batch_block)
   if constexpr (!half_row_lines<Op>) {
     constexpr std::uint64_t groups_per_block = batch_block / G;
     group_lines<Op>(x, lines, std::uint64_t{blockIdx.x} * groups_per_block + threadIdx.x / G, count,
-                    std::uint64_t{gridDim.x} * groups_per_block, t, mask, results, work, long_lines);
+                    std::uint64_t{gridDim.x} * groups_per_block, limit, t, mask, results, work, long_lines);
   } else {
     const std::uint64_t tiles = (count + tile_lines - 1) / tile_lines;
     const std::uint64_t warps = std::uint64_t{gridDim.x} * batch_warps;
@@ -414,7 +415,7 @@ __global__ void __launch_bounds__(batch_block)
         if (base + lane < count) results[base + lane] = r;
       } else {
         const std::uint64_t end = base + tile_lines < count ? base + tile_lines : count;
-        group_lines<Op>(x, lines, base + lane / G, end, groups_per_warp, t, mask, results, work, long_lines);
+        group_lines<Op>(x, lines, base + lane / G, end, groups_per_warp, limit, t, mask, results, work, long_lines);
       }
     }
   }
@@ -730,13 +731,24 @@ char* reserve_scratch(workspace& ws, std::uint64_t bytes, stream_t stream) {
 }
 
 /// Bounds on the long lines (each longer than a leaf) and on their items in operands of `extent` elements.
+/// The longest line a group of lines_pass reduces itself; longer lines are listed for the items pass, a warp a leaf.
+/// A leaf, or a quarter of one where the lines average that much: G threads reading a whole leaf keep too few loads
+/// in flight, and a line per group gives such a batch too few blocks (4096 rows of 4096 floats made 16 blocks for
+/// the whole GPU and took 128 us, where PyTorch's row sum takes 30). Both paths compute the order's leaf: the bits
+/// do not depend on the limit.
 template <class Op>
-std::uint64_t long_line_cap(std::uint64_t extent) {
-  return extent / order::leaf_size<typename Op::value> + 1;
+std::uint64_t group_limit(std::uint64_t extent, std::uint64_t count) {
+  constexpr std::uint64_t L = order::leaf_size<typename Op::value>;
+  return count > 0 && extent / count >= L / 4 ? L / 4 : L;
+}
+
+template <class Op>
+std::uint64_t long_line_cap(std::uint64_t extent, std::uint64_t count) {
+  return extent / group_limit<Op>(extent, count) + 1;
 }
 template <class Op>
-std::uint64_t item_cap(std::uint64_t extent) {
-  return extent / (item_leaves * order::leaf_size<typename Op::value>)+long_line_cap<Op>(extent) + 4;
+std::uint64_t item_cap(std::uint64_t extent, std::uint64_t count) {
+  return extent / (item_leaves * order::leaf_size<typename Op::value>)+long_line_cap<Op>(extent, count) + 4;
 }
 
 /// Bytes of scratch enqueue_lines takes for operands of `extent` elements: the counts, the long-line list, the item
@@ -792,13 +804,13 @@ __global__ void __launch_bounds__(fold_block)
 }
 
 template <class Op>
-std::uint64_t lines_scratch_bytes(std::uint64_t extent) {
-  return aligned(sizeof(work_counts)) + aligned(long_line_cap<Op>(extent) * sizeof(long_line)) +
-         aligned(item_cap<Op>(extent) * sizeof(std::uint32_t)) +
-         aligned(item_cap<Op>(extent) * sizeof(order::node_of<Op>));
+std::uint64_t lines_scratch_bytes(std::uint64_t extent, std::uint64_t count) {
+  return aligned(sizeof(work_counts)) + aligned(long_line_cap<Op>(extent, count) * sizeof(long_line)) +
+         aligned(item_cap<Op>(extent, count) * sizeof(std::uint32_t)) +
+         aligned(item_cap<Op>(extent, count) * sizeof(order::node_of<Op>));
 }
 
-/// enqueue_lines with its scratch given (lines_scratch_bytes<Op>(extent) bytes at `scratch`).
+/// enqueue_lines with its scratch given (lines_scratch_bytes<Op>(extent, count) bytes at `scratch`).
 template <class Op>
 void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const device_lines& lines,
                       std::uint64_t count, typename Op::result* results, char* scratch, stream_t stream) {
@@ -806,17 +818,18 @@ void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const 
   using N = order::node_of<Op>;
   if (count == 0) return;
   if (count > 0xffffffffull) throw error("CUDA batch: more than 2^32 - 1 lines");
-  const std::uint64_t long_cap = long_line_cap<Op>(extent);
+  const std::uint64_t long_cap = long_line_cap<Op>(extent, count);
+  const std::uint64_t limit = group_limit<Op>(extent, count);
   // work_counts holds the long lines above bit item_bits: 2^24 of them are lines of 2^36 floats (2^35 doubles) in all.
-  if (long_cap >= (std::uint64_t{1} << (64 - item_bits)) || item_cap<Op>(extent) > 0xffffffffull) {
+  if (long_cap >= (std::uint64_t{1} << (64 - item_bits)) || item_cap<Op>(extent, count) > 0xffffffffull) {
     throw error("CUDA batch: operands of " + std::to_string(extent) + " elements are more than a batch can address");
   }
   auto* const work = reinterpret_cast<work_counts*>(scratch);
   auto* const long_lines = reinterpret_cast<long_line*>(scratch + aligned(sizeof(work_counts)));
   auto* const item_line =
       reinterpret_cast<std::uint32_t*>(reinterpret_cast<char*>(long_lines) + aligned(long_cap * sizeof(long_line)));
-  auto* const nodes =
-      reinterpret_cast<N*>(reinterpret_cast<char*>(item_line) + aligned(item_cap<Op>(extent) * sizeof(std::uint32_t)));
+  auto* const nodes = reinterpret_cast<N*>(reinterpret_cast<char*>(item_line) +
+                                           aligned(item_cap<Op>(extent, count) * sizeof(std::uint32_t)));
   check(cudaMemsetAsync(work, 0, sizeof(work_counts), stream), "cudaMemsetAsync (batch counters)");
   const line_view view{lines.offsets, lines.stride, lines.length};
   const auto blocks = [](auto kernel, std::uint64_t needed) {
@@ -825,13 +838,13 @@ void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const 
   };
   lines_pass<Op>
       <<<blocks(lines_pass<Op>, (count + lines_per_block<Op> - 1) / lines_per_block<Op>), batch_block, 0, stream>>>(
-          x, view, count, results, work, long_lines);
+          x, view, count, limit, results, work, long_lines);
   check(cudaGetLastError(), "batch lines pass launch");
   // Lines of one length (rows) are long or not, as the host can see; offsets can be read only on the device, so the
   // grids below come from the bounds, not from a count read back (which would wait for the device): without a long
   // line they find nothing to do, and each launch that returns costs about 3 us (H200).
-  if (lines.offsets == nullptr && lines.length <= order::leaf_size<V>) return;
-  const std::uint64_t item_blocks = (item_cap<Op>(extent) + batch_warps - 1) / batch_warps;
+  if (lines.offsets == nullptr && lines.length <= limit) return;
+  const std::uint64_t item_blocks = (item_cap<Op>(extent, count) + batch_warps - 1) / batch_warps;
   // Lines of at most a leaf on average: few long lines if any, so one launch (items found by a search, each line
   // folded by the warp that stores its last root). Longer lines on average: three launches, which keep the search
   // and the count per item out of the items' way and spread the folds of lines of many items over warps
@@ -866,8 +879,8 @@ template <class Op>
 void enqueue_lines(const order::operands<Op>& x, std::uint64_t extent, const device_lines& lines, std::uint64_t count,
                    typename Op::result* results, workspace& ws, stream_t stream) {
   if (count == 0) return;
-  enqueue_lines_in<Op>(x, extent, lines, count, results, reserve_scratch(ws, lines_scratch_bytes<Op>(extent), stream),
-                       stream);
+  enqueue_lines_in<Op>(x, extent, lines, count, results,
+                       reserve_scratch(ws, lines_scratch_bytes<Op>(extent, count), stream), stream);
 }
 
 template <class Op>
@@ -960,7 +973,8 @@ void reduce_by_key(const typename Op::input* values, const Key* keys, std::uint6
   const std::uint64_t values_bytes = aligned(n * sizeof(T));
   const std::uint64_t narrow_bytes = std::is_same_v<Key, std::uint32_t> ? 0 : keys_bytes;
   char* const scratch = reserve_scratch(
-      ws, offsets_bytes + keys_bytes + values_bytes + aligned(sort_bytes) + lines_scratch_bytes<Op>(n) + narrow_bytes,
+      ws,
+      offsets_bytes + keys_bytes + values_bytes + aligned(sort_bytes) + lines_scratch_bytes<Op>(n, bins) + narrow_bytes,
       stream);
   auto* const offsets = reinterpret_cast<std::uint64_t*>(scratch);
   auto* const sorted_keys = reinterpret_cast<std::uint32_t*>(scratch + offsets_bytes);
@@ -973,7 +987,7 @@ void reduce_by_key(const typename Op::input* values, const Key* keys, std::uint6
   if constexpr (std::is_same_v<Key, std::uint32_t>) {
     narrow_keys = keys;
   } else {
-    auto* const to = reinterpret_cast<std::uint32_t*>(lines_scratch + lines_scratch_bytes<Op>(n));
+    auto* const to = reinterpret_cast<std::uint32_t*>(lines_scratch + lines_scratch_bytes<Op>(n, bins));
     enqueue_narrow_keys(keys, to, n, bins, pending, stream);
     narrow_keys = to;
   }
