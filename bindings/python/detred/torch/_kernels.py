@@ -38,6 +38,13 @@ def check_floating(name, *tensors):
             raise TypeError(f"detred.torch.{name} takes CPU and CUDA tensors, not {t.device.type} ones")
 
 
+def divide(t, divisor):
+    """t / divisor, each quotient correctly rounded on every device. A Python number divisor is not enough: PyTorch's
+    CUDA kernels multiply by its reciprocal instead (two roundings, other bits than the CPU's), so the divisor is made a
+    0-dim tensor of t's dtype on t's device, which both backends divide by."""
+    return t / torch.full((), divisor, dtype=t.dtype, device=t.device)
+
+
 def _handles(*tensors):
     """What the module's private calls take: NumPy views of CPU tensors, the CUDA tensors themselves (DLPack)."""
     return [t.detach().numpy() if t.device.type == "cpu" else t.detach() for t in tensors]
@@ -93,10 +100,34 @@ def row_dots(a, b):
     return segment_dots(a.reshape(-1), b.reshape(-1), row_offsets(rows, cols, a.device))
 
 
+_current_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+_DTYPE_NAMES = {torch.float32: "float32", torch.float64: "float64"}
+
+
+def _cuda_stream_handle(device_index):
+    """torch's current stream on that GPU, as the integer a cudaStream_t is (the raw query where torch has it: the
+    public one makes a Stream object, a few microseconds a call)."""
+    if _current_raw_stream is not None:
+        return _current_raw_stream(device_index)
+    return torch.cuda.current_stream(device_index).cuda_stream
+
+
+def _cuda_row_sums_into(matrix, rows, cols, out):
+    """out (rows elements) = detred's sum of each row of a contiguous float32/float64 CUDA tensor seen as rows x cols,
+    enqueued on torch's current stream through the module's short path (its data pointers, no DLPack exchange)."""
+    device = matrix.get_device()
+    _detred._cuda_row_sums(matrix.data_ptr(), rows, cols, _DTYPE_NAMES[matrix.dtype], out.data_ptr(), device,
+                           _cuda_stream_handle(device))
+    return out
+
+
 def row_sums(matrix):
     """The detred sum of each row of a 2-D float32/float64 tensor (made contiguous first): a row's bits do not depend
     on the other rows."""
     rows, cols = matrix.shape
+    if matrix.device.type == "cuda" and matrix.numel():
+        values = matrix if matrix.is_contiguous() else matrix.contiguous()
+        return _cuda_row_sums_into(values, rows, cols, torch.empty(rows, dtype=matrix.dtype, device=matrix.device))
     values = matrix.reshape(-1) if matrix.is_contiguous() else matrix.contiguous().reshape(-1)
     return segment_sums(values, row_offsets(rows, cols, matrix.device))
 
@@ -175,8 +206,19 @@ def _sums_over(x, dims):
     return row_sums(matrix).reshape(kept_shape), kept_shape, count
 
 
+def _last_dim_on_gpu(x, dims):
+    """True for a sum over the last dim only of a contiguous, non-empty float32/float64 CUDA tensor: the rows of a
+    matrix, which go straight to the GPU's row sums with no reshaping."""
+    return (x.device.type == "cuda" and x.dtype in _DTYPE_NAMES and dims == [x.dim() - 1] and x.numel() > 0
+            and x.is_contiguous())
+
+
 def sum_forward(x, dim, keepdim):
     dims = reduced_dims(dim, x.dim())
+    if _last_dim_on_gpu(x, dims):
+        cols = x.shape[-1]
+        out = torch.empty(x.shape[:-1] + ((1,) if keepdim else ()), dtype=x.dtype, device=x.device)
+        return _cuda_row_sums_into(x, x.numel() // cols, cols, out)
     sums, kept_shape, _ = _sums_over(x, dims)
     return sums.reshape(_output_shape(x, dims, keepdim, kept_shape)).to(x.dtype)
 
@@ -185,7 +227,7 @@ def mean_forward(x, dim, keepdim):
     dims = reduced_dims(dim, x.dim())
     sums, kept_shape, count = _sums_over(x, dims)
     # The sum divided by the count in the accumulation dtype (one correctly rounded division), then the dtype's.
-    return (sums / count).reshape(_output_shape(x, dims, keepdim, kept_shape)).to(x.dtype)
+    return divide(sums, count).reshape(_output_shape(x, dims, keepdim, kept_shape)).to(x.dtype)
 
 
 def broadcast_back(grad, shape, dim, keepdim):
@@ -348,7 +390,7 @@ def rms_norm_forward(x, weight, eps):
     """y = x * (1 / sqrt(mean(x^2) + eps)) * weight over the last dim; mean(x^2) = detred's dot of the row with
     itself divided by the row length. Returns y and 1 / sqrt(mean(x^2) + eps) per row (accumulation dtype)."""
     rows, cols = _last_dim_rows(x)
-    rstd = _rsqrt(row_dots(rows, rows) / cols + eps)
+    rstd = _rsqrt(divide(row_dots(rows, rows), cols) + eps)
     y = rows * rstd.unsqueeze(1)
     if weight is not None:
         y.mul_(weight.to(rows.dtype))
@@ -363,7 +405,7 @@ def rms_norm_backward(grad, x, weight, rstd):
     r = rstd.unsqueeze(1)
     gw = g * weight.to(g.dtype) if weight is not None else g
     projection = row_dots(gw, rows)
-    dx = gw * r - rows * ((rstd * rstd * rstd) * projection / cols).unsqueeze(1)
+    dx = gw * r - rows * divide((rstd * rstd * rstd) * projection, cols).unsqueeze(1)
     dweight = column_sums(g * (rows * r)).to(weight.dtype) if weight is not None else None
     return dx.reshape(x.shape).to(x.dtype), dweight
 
@@ -373,9 +415,9 @@ def layer_norm_forward(x, weight, bias, eps):
     detred's dot of the centred row with itself / n (biased). Returns y, the row means and 1 / sqrt(var + eps)
     (accumulation dtype)."""
     rows, cols = _last_dim_rows(x)
-    mean = row_sums(rows) / cols
+    mean = divide(row_sums(rows), cols)
     y = rows - mean.unsqueeze(1)
-    rstd = _rsqrt(row_dots(y, y) / cols + eps)
+    rstd = _rsqrt(divide(row_dots(y, y), cols) + eps)
     y.mul_(rstd.unsqueeze(1))
     if weight is not None:
         y.mul_(weight.to(y.dtype))
@@ -394,7 +436,7 @@ def layer_norm_backward(grad, x, weight, mean, rstd, has_bias):
     gw = g * weight.to(g.dtype) if weight is not None else g
     total = row_sums(gw).unsqueeze(1)
     projection = row_dots(gw, xhat).unsqueeze(1)
-    dx = (r / cols) * (gw * cols - total - xhat * projection)
+    dx = divide(r, cols) * (gw * cols - total - xhat * projection)
     dweight = column_sums(g * xhat).to(weight.dtype) if weight is not None else None
     dbias = column_sums(g).to(x.dtype) if has_bias else None
     return dx.reshape(x.shape).to(x.dtype), dweight, dbias

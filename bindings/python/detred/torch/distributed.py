@@ -150,7 +150,8 @@ def allreduce_hook(process_group: Any, bucket: dist.GradBucket) -> torch.futures
     model.register_comm_hook(state, allreduce_hook), where state is the process group (None: the world)."""
     buffer = bucket.buffer()
     all_reduce(buffer, group=process_group)
-    buffer.div_(dist.get_world_size(process_group))
+    # A tensor divisor: a Python number one is a multiplication by its reciprocal on CUDA (another rounding).
+    buffer.div_(torch.full((), dist.get_world_size(process_group), dtype=buffer.dtype, device=buffer.device))
     future: torch.futures.Future[torch.Tensor] = torch.futures.Future()
     future.set_result(buffer)
     return future
