@@ -436,8 +436,8 @@ def test_gpu_forward_and_backward_match_the_cpu(dtype):
     offsets = torch.tensor([0, 5, 5, 200, 257])
 
     def run(device):
-        xs = x.to(device).requires_grad_()
-        ps = [p.to(device).requires_grad_() for p in (w, b, target)]
+        xs = x.to(device).detach().requires_grad_()  # a leaf on either device (x.to("cpu") is x itself)
+        ps = [p.to(device).detach().requires_grad_() for p in (w, b, target)]
         outs = [dt.sum(xs, -1), dt.mean(xs, 0), dt.rms_norm(xs, ps[0]), dt.layer_norm(xs, ps[0], ps[1]),
                 dt.index_add(ps[2], 0, index.to(device), xs),
                 dt.scatter_add(ps[2], 0, index.to(device).reshape(-1, 1).expand(257, 3001).contiguous(), xs),

@@ -4,10 +4,10 @@
 Every reduction is detred's: sums over dims on the CPU are ``detred.sum(x, axis=dims)``; rows, segments and groups
 go to the batched calls (detred/batched.hpp through the module's ``_segment_sum``, ``_segment_dot`` and
 ``_sum_by_key``): CPU tensors to the host calls through NumPy views (no copy), CUDA tensors to the device calls
-through DLPack. Each result equals, bit for bit, detred's single-array sum of its line in its order, so it does not
+through DLPack (row sums: through their data pointers, on torch's current stream). Each result equals, bit for bit, detred's single-array sum of its line in its order, so it does not
 depend on the other lines (the batch), the device or the thread count. Around the reductions only element-wise
-IEEE operations that are correctly rounded on the CPU and on CUDA (+, -, *, /, sqrt; no rsqrt, pow or fused
-multiply-add) are used, so the results are the same bits on both.
+IEEE operations that are correctly rounded on the CPU and on CUDA (+, -, *; divisions and square roots in float64,
+see divide and _rsqrt; no rsqrt, pow or fused multiply-add) are used, so the results are the same bits on both.
 
 16-bit floats (float16, bfloat16) are widened exactly to float32, computed in float32 and rounded to their dtype once
 at the end of each operator.
@@ -39,10 +39,16 @@ def check_floating(name, *tensors):
 
 
 def divide(t, divisor):
-    """t / divisor, each quotient correctly rounded on every device. A Python number divisor is not enough: PyTorch's
-    CUDA kernels multiply by its reciprocal instead (two roundings, other bits than the CPU's), so the divisor is made a
-    0-dim tensor of t's dtype on t's device, which both backends divide by."""
-    return t / torch.full((), divisor, dtype=t.dtype, device=t.device)
+    """t / divisor (a count), each quotient correctly rounded, with the same bits on the CPU and on CUDA. PyTorch's
+    own division does not give them: its CUDA kernels multiply by the reciprocal of a Python number divisor, and its
+    float32 division of two CUDA tensors gave other bits than the CPU's (H100, PyTorch 2.11). So the quotient is
+    formed in float64, where both divide correctly rounded, of t and of the divisor rounded to t's dtype: for float32
+    it is then rounded back once, which gives the correctly rounded float32 quotient (a float64 quotient of float32
+    operands rounds to float32 as the float32 division would, since 53 >= 2 x 24 + 2)."""
+    wide = t if t.dtype == torch.float64 else t.to(torch.float64)
+    exact_divisor = float(divisor) if t.dtype == torch.float64 else float(np.float32(divisor))  # as t's dtype holds it
+    quotient = wide / torch.full((), exact_divisor, dtype=torch.float64, device=t.device)
+    return quotient if t.dtype == torch.float64 else quotient.to(t.dtype)
 
 
 def _handles(*tensors):
@@ -382,8 +388,11 @@ def _last_dim_rows(x):
 
 
 def _rsqrt(v):
-    # 1 / sqrt: both correctly rounded on the CPU and in CUDA (torch.rsqrt is approximate on CUDA).
-    return 1 / torch.sqrt(v)
+    """1 / sqrt(v), evaluated in float64 (sqrt, then the division: both correctly rounded there on the CPU and on
+    CUDA) and rounded once to v's dtype; torch.rsqrt is approximate on CUDA, and float32 division differs there."""
+    wide = v if v.dtype == torch.float64 else v.to(torch.float64)
+    r = torch.full((), 1.0, dtype=torch.float64, device=v.device) / torch.sqrt(wide)
+    return r if v.dtype == torch.float64 else r.to(v.dtype)
 
 
 def rms_norm_forward(x, weight, eps):
