@@ -177,14 +177,25 @@ def test_rms_norm_and_layer_norm_statistics_are_detred_sums_and_dots():
     y, ln = dt.rms_norm(x, w, eps=1e-6), dt.layer_norm(x, w, b, eps=1e-5)
     for r in range(4):
         row = x[r].numpy()
-        rstd = np.float32(1) / np.sqrt(detred.dot(row, row) / np.float32(3001) + eps)
+        # 1 / sqrt in float64, rounded once (docs/torch.md); the division by n is float32's, correctly rounded.
+        rstd = np.float32(1 / np.sqrt(np.float64(detred.dot(row, row) / np.float32(3001) + eps)))
         assert bits(y[r]) == bits(torch.from_numpy(row * rstd * w.numpy())), r
         mean = detred.sum(row) / np.float32(3001)
         centred = row - mean
-        rstd = np.float32(1) / np.sqrt(detred.dot(centred, centred) / np.float32(3001) + np.float32(1e-5))
+        rstd = np.float32(1 / np.sqrt(np.float64(detred.dot(centred, centred) / np.float32(3001) + np.float32(1e-5))))
         assert bits(ln[r]) == bits(torch.from_numpy(centred * rstd * w.numpy() + b.numpy())), r
     # and close to PyTorch's own
     assert torch.allclose(ln, torch.nn.functional.layer_norm(x, (3001,), w, b), rtol=1e-4, atol=1e-5)
+
+
+def test_divisions_by_a_count_are_the_correctly_rounded_quotients():
+    # divide forms float32 quotients in float64 and rounds them once: that must be float32's own division, bit for
+    # bit, by the count as float32 holds it (2^24 + 1 is not a float32).
+    from detred.torch import _kernels as K
+    for dtype, np_type in ((torch.float32, np.float32), (torch.float64, np.float64)):
+        x = data((20000,), dtype, 90)
+        for n in (3, 7, 3001, 2**24 + 1, 10**9 + 7):
+            assert bits(K.divide(x, n)) == bits(torch.from_numpy(x.numpy() / np_type(n))), (dtype, n)
 
 
 @needs_cumsum
@@ -480,6 +491,22 @@ def test_gpu_sums_over_the_last_dim_give_the_cpus_bits_on_every_route(dtype):
     assert not differing, f"the GPU's bits differ from the CPU's in {differing}"
     for row in (0, 66):  # a row alone (a batch of one) gives its bits in the batch
         assert bits(dt.sum(g[1, row : row + 1], -1)) == bits(cpu_sums[1, row : row + 1])
+
+
+@needs_gpu
+def test_gpu_indices_outside_the_targets_are_index_errors():
+    # The device checks the int64 keys as it narrows them: past the end, negative, and far past 2^32 (which narrowing
+    # alone would wrap into a bin).
+    for bad in (3, -1, 2**32 + 1):
+        with pytest.raises(IndexError):
+            dt.index_add(torch.zeros(3, device="cuda"), 0, torch.tensor([0, bad], device="cuda"),
+                         torch.ones(2, device="cuda"))
+        with pytest.raises(IndexError):
+            dt.scatter_add(torch.zeros(3, device="cuda"), 0, torch.tensor([bad], device="cuda"),
+                           torch.ones(1, device="cuda"))
+    ok = dt.scatter_add(torch.zeros(3, device="cuda"), 0, torch.tensor([2, 0, 2], device="cuda"),
+                        torch.tensor([1.0, 2.0, 3.0], device="cuda"))
+    assert ok.tolist() == [2.0, 0.0, 4.0]
 
 
 @needs_gpu

@@ -147,10 +147,8 @@ def sums_by_key(values, keys, bins):
     """out[b] = detred.sum of the values whose key is b, in index order: values a contiguous 1-D float32/float64
     tensor, keys int64 on its device, each in [0, bins) (checked by the caller)."""
     out = torch.empty(bins, dtype=values.dtype, device=values.device)
-    if values.device.type == "cuda":
-        if bins > 2**31 - 1:
-            raise ValueError(f"detred.torch: {bins} targets are more than the GPU's 32-bit keys address (2^31 - 1)")
-        keys = keys.to(torch.int32)
+    if values.device.type == "cuda" and bins > 2**31 - 1:
+        raise ValueError(f"detred.torch: {bins} targets are more than the GPU's 32-bit keys address (2^31 - 1)")
     _detred._sum_by_key(*_handles(values.contiguous(), keys.contiguous(), out))
     if values.device.type == "cuda":
         _after_device_call(values.device)
@@ -254,11 +252,11 @@ def _check_targets(index, targets, name):
 
 
 def _sums_by_index(values, keys, bins, index, targets, name):
-    """sums_by_key for keys made from index, which are index itself when bins == targets. Then, on the CPU, sum_by_key's own check of the keys stands
-    for _check_targets, whose two passes over index took half as long as PyTorch's whole scatter_add of 2^24 values
-    into 2^16 rows; the GPU's keys are narrowed to int32 first, so its index is checked before. (Keys that are
-    index * stride + k could wrap past 2^63 into a bin: those are checked before everywhere.)"""
-    if values.device.type == "cuda" or bins != targets:
+    """sums_by_key for keys made from index, which are index itself when bins == targets. Then sum_by_key's own check
+    of the keys stands for _check_targets, whose two passes over index took half as long as PyTorch's whole
+    scatter_add of 2^24 values into 2^16 rows on the CPU (on the GPU, the device checks the int64 keys as it narrows
+    them for its sort). Keys that are index * stride + k could wrap past 2^63 into a bin: those are checked before."""
+    if bins != targets:
         _check_targets(index, targets, name)
         return sums_by_key(values, keys, bins)
     try:

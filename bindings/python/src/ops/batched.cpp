@@ -154,19 +154,27 @@ void sum_by_key(const py::object& values, const py::object& keys, const py::obje
     const device_array v = device_vector(values, function, "values");
     const device_array k = device_vector(keys, function, "keys");
     const device_array r = device_vector(out, function, "out");
-    // The device call takes 32-bit keys; an int32 key below 0 reads as one above every bin: refused by the call.
-    if (*k.type != element::int32 && *k.type != element::uint32) {
-      type_error(function, "keys of a GPU array must be int32 or uint32 (the device call takes 32-bit keys)");
+    // int64 keys go to the device as they are (it checks and narrows them in one pass); an int32 key below 0 reads,
+    // as uint32, as one above every bin: refused by the call too.
+    const bool wide_keys = *k.type == element::int64;
+    if (!wide_keys && *k.type != element::int32 && *k.type != element::uint32) {
+      type_error(function, "keys of a GPU array must be int64, int32 or uint32");
     }
-    const std::span<const std::uint32_t> ks{reinterpret_cast<const std::uint32_t*>(k.data), k.size};
     auto run = [&]<class T>() {
       device_session session(v);
       for (const device_array* other : {&k, &r}) {
         if (other->stream != v.stream) synchronize(other->stream);
       }
-      detred::cuda::sum_by_key(std::span<const T>{reinterpret_cast<const T*>(v.data), v.size}, ks,
-                               std::span<T>{reinterpret_cast<T*>(r.data), r.size},
-                               {.mode = opt.mode, .stream = v.stream, .workspace = &session.workspace()});
+      const std::span<const T> x{reinterpret_cast<const T*>(v.data), v.size};
+      const std::span<T> results{reinterpret_cast<T*>(r.data), r.size};
+      const detred::options gpu{.mode = opt.mode, .stream = v.stream, .workspace = &session.workspace()};
+      if (wide_keys) {
+        detred::cuda::sum_by_key(
+            x, std::span<const std::int64_t>{reinterpret_cast<const std::int64_t*>(k.data), k.size}, results, gpu);
+      } else {
+        detred::cuda::sum_by_key(
+            x, std::span<const std::uint32_t>{reinterpret_cast<const std::uint32_t*>(k.data), k.size}, results, gpu);
+      }
     };
     if (*v.type == element::float64 && *r.type == element::float64) {
       run.template operator()<double>();
@@ -222,8 +230,8 @@ void define_batched(py::module_& m) {
         py::arg("threads") = 0,
         "out[b] = detred.sum of the values whose key is b, in index order (detred/batched.hpp), bit for bit.\n"
         "values and out: 1-D C-contiguous float32 or float64 arrays of one dtype; keys: one per value, each below\n"
-        "len(out): int64, int32 or uint32 on the host, int32 or uint32 on a CUDA device (the call waits for the\n"
-        "stream there). Private: the building block of detred.torch.");
+        "len(out): int64, int32 or uint32 (on a CUDA device the call waits for the stream). Private: the building\n"
+        "block of detred.torch.");
 }
 
 }  // namespace detred::python
