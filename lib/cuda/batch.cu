@@ -15,12 +15,16 @@
 //                otherwise list_items first maps items to lines, and fold_items folds the lines afterwards (a warp
 //                per line, or a block per line when the lines average 32 items or more).
 // The list's order depends on which group got there first; that decides only where a line's items are stored.
+// Rows of a matrix longer than a group takes, of at most batch_warps items each, skip all of that: uniform_rows
+// computes the items as items_pass does and folds each row in shared memory, in one launch.
 //
 // Strided lines (the columns of a row-major matrix): a block takes one leaf of 32 adjacent lines, one line per
 // thread of each warp, so every load of a warp reads 32 adjacent elements of one row. The warps split the lanes of
 // the leaf; the lane tree runs in registers for the levels within a thread and through shared memory for the levels
 // between warps. A fold kernel takes each line's leaf roots through its leaf tree.
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -537,6 +541,54 @@ __global__ void __launch_bounds__(batch_block)
   }
 }
 
+/// Rows of one length (a matrix's: no offsets), longer than the groups of lines_pass take and of at most batch_warps
+/// items each, batch_warps / items rows a block: a warp per item computes its root as items_pass does; a row of one
+/// item is finalized by its warp, otherwise the warp of the row's first item folds the row's item roots from shared
+/// memory as fold_line does (one run of at most 32 roots) and finalizes. One launch, with no scratch, counters or
+/// lists: for the rows of a 4096 x 4096 float matrix it stands for the counters' memset, lines_pass, list_items,
+/// items_pass and fold_items, five operations in the stream and their host time.
+template <class Op>
+__global__ void __launch_bounds__(batch_block)
+    uniform_rows(order::operands<Op> x, std::uint64_t stride, std::uint64_t length, std::uint64_t count,
+                 unsigned items, typename Op::result* __restrict__ results) {
+  using V = typename Op::value;
+  using N = order::node_of<Op>;
+  __shared__ N roots[batch_warps];
+  const unsigned lane = threadIdx.x % warp_size;
+  const unsigned warp = threadIdx.x / warp_size;
+  const unsigned rows_per_block = batch_warps / items;
+  const unsigned item = warp % items;
+  const bool has_row = warp / items < rows_per_block;  // the warps past the block's last whole row idle
+  const std::uint64_t leaves = order::leaf_count<V>(length);
+  const std::uint64_t first_leaf = std::uint64_t{item} * item_leaves;
+  const auto run = static_cast<unsigned>(leaves - first_leaf < item_leaves ? leaves - first_leaf : item_leaves);
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * rows_per_block; base < count;
+       base += std::uint64_t{gridDim.x} * rows_per_block) {
+    const std::uint64_t row = base + warp / items;
+    const bool active = has_row && row < count;
+    if (active) {
+      const N root = run_root<Op>(line_operands<Op>(x, row * stride), length, first_leaf, run, lane);
+      if (items == 1) {
+        if (lane == 0) results[row] = order::finish<Op>(root, length);
+      } else if (lane == 0) {
+        roots[warp] = root;
+      }
+    }
+    if (items > 1) {  // the same for the whole block
+      __syncthreads();
+      if (active && item == 0) {
+        const N row_run = warp_fold<Op>(lane < items ? roots[warp + lane] : empty<Op>(), items, lane);
+        if (lane == 0) {
+          order::subtree_stack<Op> tree;
+          tree.push(row_run, leaves);
+          results[row] = order::finish<Op>(tree.root(), length);
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
 /// One warp per listed line of several items, after items_pass<Op, false>.
 template <class Op>
 __global__ void __launch_bounds__(batch_block)
@@ -707,16 +759,30 @@ __global__ void __launch_bounds__(batch_block)
 }
 
 /// Grid of a grid-stride kernel: as many blocks of `threads` as the SMs hold at once (a whole number of waves).
+/// Asked of the runtime once per (kernel, device, block size) and kept: neither changes while the process runs, and
+/// the two queries cost microseconds of host time, which a batch call of a few tens of microseconds on the GPU (the
+/// row sums of a 4096 x 4096 float matrix) would pay on every launch.
 template <class Kernel>
 unsigned resident_blocks(Kernel kernel, unsigned threads) {
   int device = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
+  static std::mutex known_mutex;
+  static std::map<std::tuple<const void*, int, unsigned>, unsigned> known;
+  const std::tuple<const void*, int, unsigned> key{reinterpret_cast<const void*>(kernel), device, threads};
+  {
+    const std::lock_guard<std::mutex> lock(known_mutex);
+    const auto found = known.find(key);
+    if (found != known.end()) return found->second;
+  }
   int sms = 0;
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
   int per_sm = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), 0),
         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  return static_cast<unsigned>(sms) * static_cast<unsigned>(per_sm > 0 ? per_sm : 1);
+  const unsigned blocks = static_cast<unsigned>(sms) * static_cast<unsigned>(per_sm > 0 ? per_sm : 1);
+  const std::lock_guard<std::mutex> lock(known_mutex);
+  known.emplace(key, blocks);
+  return blocks;
 }
 
 /// Rounds up to 256 bytes, the alignment of every region carved from a call's scratch.
@@ -824,6 +890,20 @@ void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const 
   if (long_cap >= (std::uint64_t{1} << (64 - item_bits)) || item_cap<Op>(extent, count) > 0xffffffffull) {
     throw error("CUDA batch: operands of " + std::to_string(extent) + " elements are more than a batch can address");
   }
+  const auto blocks = [](auto kernel, std::uint64_t needed) {
+    const std::uint64_t grid = resident_blocks(kernel, batch_block);
+    return static_cast<unsigned>(needed < grid ? needed : grid);
+  };
+  if (lines.offsets == nullptr && lines.length > limit) {
+    const std::uint64_t items = (order::leaf_count<V>(lines.length) + item_leaves - 1) / item_leaves;
+    if (items <= batch_warps) {
+      const std::uint64_t per_block = batch_warps / items;
+      uniform_rows<Op><<<blocks(uniform_rows<Op>, (count + per_block - 1) / per_block), batch_block, 0, stream>>>(
+          x, lines.stride, lines.length, count, static_cast<unsigned>(items), results);
+      check(cudaGetLastError(), "batch uniform rows launch");
+      return;
+    }
+  }
   auto* const work = reinterpret_cast<work_counts*>(scratch);
   auto* const long_lines = reinterpret_cast<long_line*>(scratch + aligned(sizeof(work_counts)));
   auto* const item_line =
@@ -832,10 +912,6 @@ void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const 
                                            aligned(item_cap<Op>(extent, count) * sizeof(std::uint32_t)));
   check(cudaMemsetAsync(work, 0, sizeof(work_counts), stream), "cudaMemsetAsync (batch counters)");
   const line_view view{lines.offsets, lines.stride, lines.length};
-  const auto blocks = [](auto kernel, std::uint64_t needed) {
-    const std::uint64_t grid = resident_blocks(kernel, batch_block);
-    return static_cast<unsigned>(needed < grid ? needed : grid);
-  };
   lines_pass<Op>
       <<<blocks(lines_pass<Op>, (count + lines_per_block<Op> - 1) / lines_per_block<Op>), batch_block, 0, stream>>>(
           x, view, count, limit, results, work, long_lines);

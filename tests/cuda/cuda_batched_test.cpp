@@ -382,6 +382,43 @@ TYPED_TEST(GpuBatched, AlignedStridedLinesOfFullLeaves) {
   }
 }
 
+/// Contiguous rows of one length (row-major, axis 1) past what a group of the lines pass takes: the uniform-rows
+/// kernel for rows of up to 8 items (a warp an item, 8 / items rows a block, more rows than blocks so that blocks
+/// loop), the general path past that; aligned and misaligned rows, a padded leading dimension, special values.
+TYPED_TEST(GpuBatched, RowsOfOneLengthEqualTheSingleArrayCall) {
+  using T = TypeParam;
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  cuda::workspace ws;
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes = {
+      {L / 4 + 1, 3000}, {L - 1, 67}, {L, 1},          {L + 1, 67}, {4 * L, 3},      {4 * L + 1, 67},
+      {9 * L + 5, 19},   {12 * L, 5}, {16 * L - 3, 9}, {32 * L, 3}, {32 * L + 1, 3}, {40 * L + 7, 2}};
+  for (const auto& [cols, rows] : shapes) {
+    for (std::uint64_t pad : {0, 1}) {
+      for (std::uint64_t first : {0, 1}) {
+        const std::uint64_t ld = cols + pad;
+        const std::vector<T> data =
+            generate<T>(first == 0 ? values::dynamic_range : values::with_nan, first + rows * ld, cols + 3 * rows);
+        const on_device<T> d(data);
+        const matrix_view<T> host{data.data() + first, rows, cols, ld, layout::row_major};
+        const matrix_view<T> dev{d.array.data() + first, rows, cols, ld, layout::row_major};
+        const std::string what = std::to_string(rows) + " rows of " + std::to_string(cols) + ", ld " +
+                                 std::to_string(ld) + ", first " + std::to_string(first);
+        expect_axis_sums(dev, host, 1, ws, what);
+        const auto line = [&](std::uint64_t j) { return line_of(host, 1, j); };
+        device_array<statistics<T>> st(rows);
+        cuda::stats_async(dev, 1, std::span<statistics<T>>(st.data(), rows), {.workspace = &ws});
+        expect_lines(
+            to_host(st, rows), [&](std::uint64_t j) { return stats(std::span<const T>(line(j))); }, "stats " + what);
+        device_array<T> out(rows);
+        cuda::min_async(dev, 1, std::span<T>(out.data(), rows), {.workspace = &ws});
+        expect_lines(
+            to_host(out, rows), [&](std::uint64_t j) { return detred::min(std::span<const T>(line(j))); },
+            "min " + what);
+      }
+    }
+  }
+}
+
 TYPED_TEST(GpuBatched, EachBinEqualsItsValuesInIndexOrder) {
   using T = TypeParam;
   cuda::workspace ws;
