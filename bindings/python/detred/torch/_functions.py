@@ -172,6 +172,10 @@ def sum(x, dim=None, keepdim=False):
     the reduced dims, as one contiguous array, so its bits do not depend on the other elements of the batch, the
     device or the thread count. float64, float32, float16, bfloat16 (16-bit: summed in float32, the sum rounded to
     the dtype once). An empty sum is -0.0."""
+    if type(dim) is int and x.is_cuda and not _recorded(x):  # the rows of a CUDA tensor: the short path if it applies
+        rows = k.cuda_last_dim_sums(x, dim, keepdim)
+        if rows is not None:
+            return rows
     k.check_floating("sum", x)
     if not _recorded(x):
         return k.sum_forward(x, _dims(dim), keepdim)

@@ -210,6 +210,25 @@ def _sums_over(x, dims):
     return row_sums(matrix).reshape(kept_shape), kept_shape, count
 
 
+def cuda_last_dim_sums(x, dim, keepdim):
+    """The sums over the last dim (dim an int naming it) of a contiguous, non-empty float32/float64 CUDA tensor,
+    enqueued on torch's current stream; None for any other call, which takes sum_forward's general route. The same
+    bits as that route (each row's detred.sum). Kept to a few attribute reads: at 4096 x 4096 floats the GPU takes
+    about 26 us, so the host's time decides the call's latency."""
+    name = _DTYPE_NAMES.get(x.dtype)
+    ndim = x.dim()
+    if name is None or not ndim or (dim != -1 and dim != ndim - 1) or not x.is_contiguous():
+        return None
+    cols = x.shape[-1]
+    if not cols:
+        return None
+    out = torch.empty(x.shape[:-1] + ((1,) if keepdim else ()), dtype=x.dtype, device=x.device)
+    device = x.get_device()
+    _detred._cuda_row_sums(x.data_ptr(), x.numel() // cols, cols, name, out.data_ptr(), device,
+                           _cuda_stream_handle(device))
+    return out
+
+
 def _last_dim_on_gpu(x, dims):
     """True for a sum over the last dim only of a contiguous, non-empty float32/float64 CUDA tensor: the rows of a
     matrix, which go straight to the GPU's row sums with no reshaping."""
