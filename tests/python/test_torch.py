@@ -27,6 +27,11 @@ def bits(t):
     return t.view(view).numpy().tobytes()
 
 
+def nan_canonical(t):
+    """t with every NaN replaced by one NaN (for results whose NaN payloads are not specified)."""
+    return torch.where(torch.isnan(t), torch.full_like(t, float("nan")), t)
+
+
 def data(shape, dtype=torch.float32, seed=0):
     """Values of mixed sign and magnitude (2^-20..2^20), so that the order of the additions shows in the bits."""
     g = torch.Generator().manual_seed(seed)
@@ -186,6 +191,25 @@ def test_rms_norm_and_layer_norm_statistics_are_detred_sums_and_dots():
         assert bits(ln[r]) == bits(torch.from_numpy(centred * rstd * w.numpy() + b.numpy())), r
     # and close to PyTorch's own
     assert torch.allclose(ln, torch.nn.functional.layer_norm(x, (3001,), w, b), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_layer_norm_row_at_a_time_has_the_bits_of_the_passes(dtype):
+    # The CPU's layer_norm forward (the module's _layer_norm_rows) against the definition as tensor passes, which the
+    # GPU runs: every shape class, with and without weight and bias, special values in some rows.
+    from detred.torch import _kernels as K
+    for shape in [(1, 1), (3, 7), (5, 1000), (2, 3, 2049), (4, 8192)]:
+        x = unit_data(shape, dtype, 95)
+        flat = x.view(-1, shape[-1])
+        if flat.shape[0] > 2:
+            flat[1, 0], flat[2, -1] = float("inf"), float("nan")
+            flat[0] = 0.0
+        w, b = unit_data(shape[-1:], dtype, 96), unit_data(shape[-1:], dtype, 97)
+        for weight, bias in [(None, None), (w, None), (w, b)]:
+            fused = K.layer_norm_forward(x, weight, bias, 1e-5)
+            passes = K.layer_norm_by_passes(x, weight, bias, 1e-5)
+            for f, p in zip(fused, passes):  # NaN payloads are not specified (docs/torch.md): compared as NaN
+                assert bits(nan_canonical(f)) == bits(nan_canonical(p)), (shape, weight is None, bias is None)
 
 
 def test_divisions_by_a_count_are_the_correctly_rounded_quotients():

@@ -53,6 +53,7 @@ PYBIND11_MODULE(_detred, m) {
   define_scans(m);
   define_batched(m);
   define_device_rows(m);
+  define_layer_norm_rows(m);
   define_catalogue_operations(m);
 
   m.attr("__version__") = detred::library_version;

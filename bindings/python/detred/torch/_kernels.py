@@ -439,7 +439,22 @@ def rms_norm_backward(grad, x, weight, rstd):
 def layer_norm_forward(x, weight, bias, eps):
     """y = (x - mean) * (1 / sqrt(var + eps)) * weight + bias over the last dim; mean = detred's row sum / n, var =
     detred's dot of the centred row with itself / n (biased). Returns y, the row means and 1 / sqrt(var + eps)
-    (accumulation dtype)."""
+    (accumulation dtype). On the CPU the module computes it a row at a time (its _layer_norm_rows: the same
+    roundings as layer_norm_by_passes, one pass over memory instead of five); on CUDA, by passes."""
+    rows, cols = _last_dim_rows(x)
+    if rows.device.type != "cpu" or not rows.numel():
+        return layer_norm_by_passes(x, weight, bias, eps)
+    rows = rows.detach().contiguous()
+    y = torch.empty_like(rows)
+    mean = torch.empty(rows.shape[0], dtype=rows.dtype)
+    rstd = torch.empty(rows.shape[0], dtype=rows.dtype)
+    vectors = [None if v is None else v.detach().to(rows.dtype).contiguous().reshape(-1).numpy() for v in (weight, bias)]
+    _detred._layer_norm_rows(rows.numpy(), vectors[0], vectors[1], float(eps), y.numpy(), mean.numpy(), rstd.numpy())
+    return y.reshape(x.shape).to(x.dtype), mean, rstd
+
+
+def layer_norm_by_passes(x, weight, bias, eps):
+    """layer_norm_forward as whole-tensor passes (CUDA tensors; the definition the CPU's row-at-a-time form follows)."""
     rows, cols = _last_dim_rows(x)
     mean = divide(row_sums(rows), cols)
     y = rows - mean.unsqueeze(1)
