@@ -8,8 +8,9 @@
 // in shared memory, which the block stores coalesced.
 //
 // Offsets. One array (scan_leaves): one block per leaf, in the order the blocks start (a ticket), and one pass over
-// the data. Block b publishes its leaf total T_b, and the root of every perfect subtree of the order's leaf tree
-// that its leaf completes (it waits for the left halves, published by earlier leaves); then it takes O_b from the
+// the data. Block b publishes its leaf total T_b, and the root of every perfect subtree of 32 leaves or more of the
+// order's leaf tree that its leaf completes (it waits for the left halves, published by earlier leaves); the smaller
+// subtrees, inside its group of 32 leaves, it folds itself from the published leaf totals. Then it takes O_b from the
 // roots of the perfect subtrees before it (order::leaf_offset), waiting for those not yet published. A block only
 // waits for blocks with earlier tickets, which are already running, so the waits always end. Lines (segments, matrix
 // rows): a line of at most 32 lanes is one leaf with offset the identity, and a warp scans as many such lines at
@@ -57,6 +58,10 @@ struct scan_shape {
 };
 
 __device__ __forceinline__ unsigned padded_index(unsigned i) { return i + i / 32; }
+
+/// log2 of the warp size: the levels of the leaf tree that one warp folds from leaf totals (scan_leaves).
+inline constexpr unsigned warp_log2 = 5;
+static_assert(1u << warp_log2 == warp_size);
 
 /// Lines of at most this many elements (32 lanes: one leaf, whose offset is the identity) are short.
 inline constexpr std::uint64_t short_line = 32 * warp_size;
@@ -386,26 +391,57 @@ __global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
   if (j < warp_size) {
     // Warp 0. T_b first: the next leaves may be waiting for it.
     if (j == 0) publish(book, node_index(book.leaves, 0, b), total);
-    // Lane k fetches, if bit k of b is set, the root of the perfect subtree of level k just before leaf b: one of
-    // the subtrees O_b folds, and for the trailing one bits of b, the left half of a subtree that b completes. The
-    // fetches (and any waits) run side by side; b < 2^31, so 31 lanes cover every bit.
-    // The perfect subtrees leaf b completes: levels 1..c, c the number of trailing one bits of b; level k joins the
-    // level k - 1 subtree before b to the one ending at b. They are published before the higher subtrees are awaited:
-    // a publication that waited for the whole prefix would chain every leaf to the one before it (leaf 7 to leaf 5,
-    // leaf 5 to leaf 3, ...), n / L waits in a row; waiting for left halves only keeps every chain log2(n / L) long.
-    const int c = __ffsll(static_cast<long long>(~b)) - 1;
+    // The perfect subtrees of levels 1..5 that O_b folds or that leaf b completes lie inside b's group of 32 leaves
+    // [a, a + 32): they are folded here from the leaf totals of [a, b], which earlier leaves publish before they wait
+    // for anything (one wait, the lanes side by side). Waiting instead for such a subtree's root, published by the
+    // leaf that completes it after its own wait for its left half, chained up to five waits back to back within a
+    // few dozen leaves (H100: 66 % of the stalls at the block's barrier, behind warp 0). Lane l takes leaf a + l.
     const S empty_state = Op::template identity<typename Op::value>();
-    S held = empty_state;
-    if (static_cast<int>(j) < c) held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
-    S root = total;
-    for (int k = 1; k <= c; ++k) {
-      root = order::merge<Op>(broadcast(held, static_cast<unsigned>(k - 1)), root);
-      if (j == 0) publish(book, node_index(book.leaves, k, b >> k), root);
+    const std::uint64_t a = b & ~std::uint64_t{warp_size - 1};
+    const auto own = static_cast<unsigned>(b - a);
+    S v = j < own ? await_node<S>(book, node_index(book.leaves, 0, a + j)) : (j == own ? total : empty_state);
+    // Level k: lane l (a multiple of 2^k) joins the level k - 1 roots of lanes l and l + 2^(k-1), as the leaf tree
+    // does (order::merge of the left and right halves). A root whose leaves pass b is never read. low[k] takes the
+    // level-k node just before b's own level-k subtree, the one O_b folds where bit k of b is set.
+    S low[warp_log2];
+    low[0] = broadcast(v, own > 0 ? own - 1 : 0);
+#pragma unroll
+    for (unsigned k = 1; k < warp_log2; ++k) {
+      const S right = shuffle_down(v, 1u << (k - 1));
+      if ((j & ((1u << k) - 1)) == 0) v = order::merge<Op>(v, right);
+      const std::uint64_t before = ((b >> k) > 0 ? (b >> k) - 1 : 0) << k;
+      low[k] = broadcast(v, before >= a ? static_cast<unsigned>(before - a) : 0);
     }
-    if (static_cast<int>(j) > c && ((b >> j) & 1) != 0) {
+    S right = shuffle_down(v, warp_size / 2);
+    if (j == 0) v = order::merge<Op>(v, right);
+    // Levels 5 and up: leaf b completes the subtrees of levels 5..c (c the number of trailing one bits of b), each
+    // the level k - 1 subtree before b joined to the one ending at b, and publishes them before it waits for the
+    // higher subtrees O_b folds. Lane k >= 5 fetches the level-k root before b where bit k of b is set.
+    const int c = __ffsll(static_cast<long long>(~b)) - 1;
+    S held = empty_state;
+    if (static_cast<int>(j) >= static_cast<int>(warp_log2) && static_cast<int>(j) < c) {
       held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
     }
-    const S offset = order::leaf_offset<Op>(b, [&held](int k, std::uint64_t) { return broadcast(held, k); });
+    if (c >= static_cast<int>(warp_log2)) {
+      S root = broadcast(v, 0);  // the group's root: b is its last leaf
+      if (j == 0) publish(book, node_index(book.leaves, static_cast<int>(warp_log2), b >> warp_log2), root);
+      for (int k = warp_log2 + 1; k <= c; ++k) {
+        root = order::merge<Op>(broadcast(held, static_cast<unsigned>(k - 1)), root);
+        if (j == 0) publish(book, node_index(book.leaves, k, b >> k), root);
+      }
+    }
+    if (static_cast<int>(j) > c && static_cast<int>(j) >= static_cast<int>(warp_log2) && ((b >> j) & 1) != 0) {
+      held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
+    }
+    const S offset = order::leaf_offset<Op>(b, [&](int k, std::uint64_t) {
+      if (k >= static_cast<int>(warp_log2)) return broadcast(held, static_cast<unsigned>(k));
+      S pick = low[0];
+#pragma unroll
+      for (unsigned q = 1; q < warp_log2; ++q) {
+        if (static_cast<unsigned>(k) == q) pick = low[q];
+      }
+      return pick;
+    });
     if (j == 0) sh.offset = offset;
   }
   __syncthreads();
