@@ -4,7 +4,7 @@
 over detred's: >= 1.0 means detred.torch is at least as fast). The targets are issue 38's (docs/torch.md).
 
     PYTHONPATH=build/release/bindings/python /usr/bin/python3 tools/bench/torch_ops_bench.py [--device cpu|cuda]
-        [--rounds 11] [--threads N]
+        [--rounds 11] [--threads N] [--json docs/results/torch-ops-cpu.json]
 
 CPU rows: each operator at 2^24 elements against PyTorch's CPU kernel. CUDA rows (--device cuda): scatter_add of
 2^26 values into 2^20 rows against index_put_(accumulate=True) with deterministic algorithms on and index_add_
@@ -14,12 +14,26 @@ sides, so that a busy machine slows both alike.
 """
 
 import argparse
+import pathlib
 import statistics
+import sys
 import time
 
 import torch
 
 import detred.torch as dt
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "bench_record"))
+from run_record import RunRecord  # noqa: E402  (the shared results format, docs/benchmarks.md)
+
+RECORD = RunRecord("torch_ops_bench.py")
+
+
+def verdict(ratio, target):
+    """PASS or FAIL against a target written ">= x"; empty when the row has none."""
+    if not target:
+        return ""
+    return "PASS" if ratio >= float(target.split()[-1]) else "FAIL"
 
 
 def timer(device):
@@ -48,8 +62,10 @@ def compare(name, ours, theirs, rounds, device, target=None):
         a.append(measure(ours))
         b.append(measure(theirs))
     t_ours, t_theirs = statistics.median(a), statistics.median(b)
-    print(f"| {name} | {t_ours * 1e3:.3f} ms | {t_theirs * 1e3:.3f} ms | {t_theirs / t_ours:.2f} | {target or ''} |",
-          flush=True)
+    ratio = t_theirs / t_ours
+    print(f"| {name} | {t_ours * 1e3:.3f} ms | {t_theirs * 1e3:.3f} ms | {ratio:.2f} | {target or ''} |", flush=True)
+    RECORD.add(row=name, detred_ms=t_ours * 1e3, pytorch_ms=t_theirs * 1e3, ratio=ratio, target=target or "",
+               verdict=verdict(ratio, target))
 
 
 def cpu_rows(rounds):
@@ -128,13 +144,20 @@ def main():
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: PyTorch's default)")
+    parser.add_argument("--json", help="also write the results as JSON to this file (docs/benchmarks.md)")
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
+    RECORD.set("device", torch.cuda.get_device_name() if args.device == "cuda" else "cpu")
+    RECORD.set("pytorch", torch.__version__)
+    RECORD.set("torch_threads", torch.get_num_threads())
+    RECORD.set("rounds", args.rounds)
     print(f"PyTorch {torch.__version__}, {torch.get_num_threads()} CPU threads, median of {args.rounds} rounds")
     print("| row | detred.torch | PyTorch | ratio (PyTorch / detred) | target |")
     print("|-----|-------------:|--------:|------:|--------|")
     cpu_rows(args.rounds) if args.device == "cpu" else cuda_rows(args.rounds)
+    if args.json:
+        RECORD.write(args.json)
 
 
 if __name__ == "__main__":
