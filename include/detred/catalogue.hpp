@@ -253,6 +253,7 @@ inline constexpr std::array entries = {
   entry{operation::sum,    floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},
   entry{operation::sum,    floats | halves,     of(call_shape::partial_state),                           cpu_only,      rounding_modes},
   entry{operation::sum,    floats,              host_batches,                                            both_backends, rounding_modes},
+  entry{operation::sum,    halves,              of(call_shape::segments, call_shape::axis),              both_backends, rounding_modes},
   entry{operation::sum,    floats,              of(call_shape::array),                                   both_backends, every_mode},
   entry{operation::sum,    halves,              of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
   entry{operation::sum,    floats,              host_batches | of(call_shape::partial_state),            cpu_only,      every_mode},
