@@ -133,6 +133,15 @@ void call(operation op, call_shape s, const std::vector<T>& data, const options&
     }
     return;
   }
+  if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+    // The batched sums of 16-bit floats, in float.
+    const std::vector<std::uint64_t> offsets = {0, 3, data.size()};
+    std::vector<float> r(2);
+    if (op == operation::sum && s == call_shape::segments) return sum(x, segments{offsets}, std::span<float>(r), opt);
+    if (op == operation::sum && s == call_shape::axis) {
+      return sum(matrix_view<T>{data.data(), 2, data.size() / 2, data.size() / 2}, 1, std::span<float>(r), opt);
+    }
+  }
   if constexpr (std::is_floating_point_v<T>) {
     const std::vector<std::uint64_t> offsets = {0, 3, data.size()};
     std::vector<T> r(2);
@@ -291,6 +300,10 @@ TEST(Catalogue, ElementTypesAndNamesAgree) {
       !catalogue::supports(operation::stats, element_type::float32, mode::exact, backend::cpu, call_shape::array));
   static_assert(catalogue::mode_rule_of(operation::stats, element_type::float64) == catalogue::mode_rule::tree_only);
   static_assert(catalogue::result_of(operation::sum, element_type::int32) == catalogue::result_kind::wide);
+  static_assert(
+      catalogue::supports(operation::sum, element_type::float16, mode::compensated, backend::cuda, call_shape::axis));
+  static_assert(
+      !catalogue::supports(operation::sum, element_type::bfloat16, mode::exact, backend::cpu, call_shape::segments));
 }
 
 }  // namespace
