@@ -352,38 +352,51 @@ TYPED_TEST(Batched, GroupingByKeyIsTheSameForEveryThreadCount) {
   }
 }
 
-// The sums of 16-bit floats (float16, bfloat16) in batches: float results, each the bits of detred::sum of the
-// line alone (a 16-bit array), on every CPU path, for segments around every boundary of the order (float lanes and
-// leaves, in which the elements are accumulated), lines long enough for every thread, and both axes of both layouts.
+// The reductions of 16-bit floats (float16, bfloat16) in batches: float results, each the bits of the single-array
+// call on the line alone (a 16-bit array), on every CPU path, for segments around every boundary of the order (float
+// lanes and leaves, in which the elements are accumulated), lines long enough for every thread, and both axes of both
+// layouts. The sum has named calls; dot, sumsq and mean go through detred::reduce's batched cores.
 template <class H>
 class HalfBatched : public ::testing::Test {};
 using HalfTypes = ::testing::Types<float16, bfloat16>;
 TYPED_TEST_SUITE(HalfBatched, HalfTypes);
 
-TYPED_TEST(HalfBatched, EverySegmentSumEqualsTheSingleArraySum) {
+TYPED_TEST(HalfBatched, EverySegmentEqualsTheSingleArrayCall) {
   using H = TypeParam;
   for (half_values v : all_half_values) {
     for (std::uint64_t gap : {std::uint64_t{0}, std::uint64_t{3}}) {
       std::uint64_t extent = 0;
       const std::vector<std::uint64_t> offsets = offsets_of(segment_lengths<float>(14 + gap), gap, extent);
       const std::vector<H> x = half_batch_values<H>(v, extent, 15 + gap);
+      const std::vector<H> y = half_batch_values<H>(half_values::moderate, extent, 16 + gap);
+      const std::span<const H> xs(x), ys(y);
       const std::uint64_t count = offsets.size() - 1;
-      const auto seg = [&](std::uint64_t k) {
-        return std::span<const H>(x.data() + offsets[k], offsets[k + 1] - offsets[k]);
+      const auto seg = [&](std::span<const H> a, std::uint64_t k) {
+        return a.subspan(offsets[k], offsets[k + 1] - offsets[k]);
       };
       for (mode m : {mode::tree, mode::compensated}) {
         for (const options& o : cpu_paths(m)) {
           const std::string what = name(v) + " gap " + std::to_string(gap) + " " + to_string(m) + " " +
                                    to_string(o.isa) + " threads " + std::to_string(o.threads);
+          const options one{.mode = m};
           std::vector<float> r(count, 7.0f);
-          sum(std::span<const H>(x), segments{offsets}, std::span<float>(r), o);
+          sum(xs, segments{offsets}, std::span<float>(r), o);
           expect_lines(
-              r, [&](std::uint64_t k) { return sum(seg(k), {.mode = m}); }, "sum " + what);
+              r, [&](std::uint64_t k) { return sum(seg(xs, k), one); }, "sum " + what);
           // detred::reduce's batched core gives the named call's bits.
           std::vector<float> generic(count, 7.0f);
-          reduce<operation::sum, H>(std::span<const H>(x), segments{offsets}, std::span<float>(generic), o);
+          reduce<operation::sum, H>(xs, segments{offsets}, std::span<float>(generic), o);
           expect_lines(
               generic, [&](std::uint64_t k) { return r[k]; }, "reduce<sum> " + what);
+          reduce<operation::dot, H>(xs, ys, segments{offsets}, std::span<float>(r), o);
+          expect_lines(
+              r, [&](std::uint64_t k) { return dot(seg(xs, k), seg(ys, k), one); }, "dot " + what);
+          reduce<operation::sumsq, H>(xs, segments{offsets}, std::span<float>(r), o);
+          expect_lines(
+              r, [&](std::uint64_t k) { return reduce<operation::sumsq>(seg(xs, k), one); }, "sumsq " + what);
+          reduce<operation::mean, H>(xs, segments{offsets}, std::span<float>(r), o);
+          expect_lines(
+              r, [&](std::uint64_t k) { return reduce<operation::mean>(seg(xs, k), one); }, "mean " + what);
         }
       }
     }
@@ -428,7 +441,7 @@ TYPED_TEST(HalfBatched, ShortAndLongSegmentsEqualTheSingleArraySum) {
   }
 }
 
-TYPED_TEST(HalfBatched, EveryAxisAndLayoutSumEqualsTheSingleArraySum) {
+TYPED_TEST(HalfBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   using H = TypeParam;
   const auto shapes = matrix_shapes_with_wide_panels<float>();
   for (std::size_t shape = 0; shape < shapes.size(); ++shape) {
@@ -455,6 +468,20 @@ TYPED_TEST(HalfBatched, EveryAxisAndLayoutSumEqualsTheSingleArraySum) {
               expect_lines(
                   r, [&](std::uint64_t j) { return sum(std::span<const H>(line_of(a, axis, j)), {.mode = m}); },
                   "sum " + what);
+              reduce<operation::sumsq, H>(a, axis, std::span<float>(r), o);
+              expect_lines(
+                  r,
+                  [&](std::uint64_t j) {
+                    return reduce<operation::sumsq>(std::span<const H>(line_of(a, axis, j)), {.mode = m});
+                  },
+                  "sumsq " + what);
+              reduce<operation::mean, H>(a, axis, std::span<float>(r), o);
+              expect_lines(
+                  r,
+                  [&](std::uint64_t j) {
+                    return reduce<operation::mean>(std::span<const H>(line_of(a, axis, j)), {.mode = m});
+                  },
+                  "mean " + what);
             }
           }
         }
@@ -463,13 +490,16 @@ TYPED_TEST(HalfBatched, EveryAxisAndLayoutSumEqualsTheSingleArraySum) {
   }
 }
 
-TYPED_TEST(HalfBatched, ExactModeAndOtherOperationsAreRefused) {
+TYPED_TEST(HalfBatched, ExactModeAndBadArgumentsAreRefused) {
   using H = TypeParam;
   const std::vector<H> x(10, static_cast<H>(0));
   const std::vector<std::uint64_t> offsets = {0, 4, 10};
   std::vector<float> r(2);
   EXPECT_THROW(sum(std::span<const H>(x), segments{offsets}, std::span<float>(r), {.mode = mode::exact}), error);
   EXPECT_THROW(sum(matrix_view<H>{x.data(), 2, 5, 5}, 1, std::span<float>(r), {.mode = mode::exact}), error);
+  EXPECT_THROW((reduce<operation::mean, H>(std::span<const H>(x), segments{offsets}, std::span<float>(r),
+                                           {.mode = mode::exact})),
+               error);
   // The batch checks of the float calls: the results' length, the offsets.
   std::vector<float> three(3);
   EXPECT_THROW(sum(std::span<const H>(x), segments{offsets}, std::span<float>(three)), error);

@@ -134,12 +134,19 @@ void call(operation op, call_shape s, const std::vector<T>& data, const options&
     return;
   }
   if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    // The batched sums of 16-bit floats, in float.
+    // The batches of 16-bit floats, in float: the sum's named calls, the others through detred::reduce.
     const std::vector<std::uint64_t> offsets = {0, 3, data.size()};
     std::vector<float> r(2);
-    if (op == operation::sum && s == call_shape::segments) return sum(x, segments{offsets}, std::span<float>(r), opt);
-    if (op == operation::sum && s == call_shape::axis) {
-      return sum(matrix_view<T>{data.data(), 2, data.size() / 2, data.size() / 2}, 1, std::span<float>(r), opt);
+    const matrix_view<T> a{data.data(), 2, data.size() / 2, data.size() / 2};
+    if (s == call_shape::segments) {
+      if (op == operation::sum) return sum(x, segments{offsets}, std::span<float>(r), opt);
+      return detred::reduce(op, element_type_of<T>(), x.data(), x.size(), x.data(), x.size(), segments{offsets},
+                            r.data(), 2, opt);
+    }
+    if (s == call_shape::axis) {
+      if (op == operation::sum) return sum(a, 1, std::span<float>(r), opt);
+      return detred::reduce(op, element_type_of<T>(), a.data, a.rows, a.cols, a.leading_dimension, a.layout, 1,
+                            r.data(), 2, opt);
     }
   }
   if constexpr (std::is_floating_point_v<T>) {

@@ -309,10 +309,10 @@ TYPED_TEST(FloatRules, SumOfSquaresInBatchesEqualsEachLineAlone) {
   }
 }
 
-/// The sums of 16-bit floats in batches, through detred::reduce: each line's float result is the single-array sum's
-/// on that line alone, in tree and compensated mode; exact mode is refused (the catalogue has no exact batches of
-/// 16-bit floats).
-TEST(HalfRules, SumsInBatchesEqualEachLineAlone) {
+/// The sums, sums of squares and means of 16-bit floats in batches, through detred::reduce: each line's float
+/// result is the single-array call's on that line alone, in tree and compensated mode; exact mode is refused (the
+/// catalogue has no exact batches of 16-bit floats).
+TEST(HalfRules, BatchesEqualEachLineAlone) {
   std::uint64_t extent = 0;
   const std::vector<std::uint64_t> offsets = offsets_of({0, 1, 7, 2047, 2048, 2049, 63, 4097, 300}, 3, extent);
   for (half_values v : all_half_values) {
@@ -320,6 +320,10 @@ TEST(HalfRules, SumsInBatchesEqualEachLineAlone) {
     const std::vector<bfloat16> b = half_batch_values<bfloat16>(v, extent, 96);
     expect_each_line_alone<operation::sum>(std::span<const float16>(h), offsets, 97);
     expect_each_line_alone<operation::sum>(std::span<const bfloat16>(b), offsets, 98);
+    expect_each_line_alone<operation::sumsq>(std::span<const float16>(h), offsets, 99);
+    expect_each_line_alone<operation::sumsq>(std::span<const bfloat16>(b), offsets, 100);
+    expect_each_line_alone<operation::mean>(std::span<const float16>(h), offsets, 101);
+    expect_each_line_alone<operation::mean>(std::span<const bfloat16>(b), offsets, 102);
   }
 }
 

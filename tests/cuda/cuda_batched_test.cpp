@@ -417,18 +417,20 @@ TYPED_TEST(GpuBatched, EachBinEqualsItsValuesInIndexOrder) {
   }
 }
 
-// The sums of 16-bit floats (float16, bfloat16) in batches: each float result against the CPU's single-array sum of
-// the line alone (a 16-bit array), bit for bit.
+// The reductions of 16-bit floats (float16, bfloat16) in batches: each float result against the CPU's single-array
+// call on the line alone (a 16-bit array), bit for bit. The sum through cuda::sum_async and the host call with
+// backend::cuda; dot, sumsq and mean through detred::reduce with backend::cuda (they have no device-memory call).
 using HalfTypes = ::testing::Types<float16, bfloat16>;
 template <class H>
 class GpuHalfBatched : public TypedGpu<H> {};
 TYPED_TEST_SUITE(GpuHalfBatched, HalfTypes);
 
-/// cuda::sum_async over device segments of x, tree and compensated, and the host call with backend::cuda, against
-/// the CPU's single-array sum of each segment alone.
+/// cuda::sum_async over device segments of x, tree and compensated, and the host calls with backend::cuda (sum,
+/// dot with y = the values reversed, sumsq, mean), against the CPU's single-array call on each segment alone.
 template <class H>
-void expect_half_segment_sums(const std::vector<H>& x, const std::vector<std::uint64_t>& offsets, cuda::workspace& ws,
-                              const std::string& what) {
+void expect_half_segments(const std::vector<H>& x, const std::vector<std::uint64_t>& offsets, cuda::workspace& ws,
+                          const std::string& what) {
+  const std::vector<H> y(x.rbegin(), x.rend());
   const std::uint64_t extent = x.size();
   const std::uint64_t count = offsets.size() - 1;
   const on_device<H> dx(x);
@@ -437,7 +439,25 @@ void expect_half_segment_sums(const std::vector<H>& x, const std::vector<std::ui
   const auto seg = [&](std::uint64_t k) {
     return std::span<const H>(x.data() + offsets[k], offsets[k + 1] - offsets[k]);
   };
+  const auto yseg = [&](std::uint64_t k) {
+    return std::span<const H>(y.data() + offsets[k], offsets[k + 1] - offsets[k]);
+  };
   for (mode m : {mode::tree, mode::compensated}) {
+    const options gpu{.mode = m, .backend = backend::cuda};
+    std::vector<float> other(count);
+    reduce<operation::dot, H>(std::span<const H>(x), std::span<const H>(y), segments{offsets}, std::span<float>(other),
+                              gpu);
+    expect_lines(
+        other, [&](std::uint64_t k) { return dot(seg(k), yseg(k), {.mode = m}); },
+        "host backend::cuda dot " + what + " " + to_string(m));
+    reduce<operation::sumsq, H>(std::span<const H>(x), segments{offsets}, std::span<float>(other), gpu);
+    expect_lines(
+        other, [&](std::uint64_t k) { return reduce<operation::sumsq>(seg(k), {.mode = m}); },
+        "host backend::cuda sumsq " + what + " " + to_string(m));
+    reduce<operation::mean, H>(std::span<const H>(x), segments{offsets}, std::span<float>(other), gpu);
+    expect_lines(
+        other, [&](std::uint64_t k) { return reduce<operation::mean>(seg(k), {.mode = m}); },
+        "host backend::cuda mean " + what + " " + to_string(m));
     cuda::sum_async(dx.span(extent), segments{doff.span(offsets.size())}, std::span<float>(out.data(), count),
                     {.mode = m, .workspace = &ws});
     expect_lines(
@@ -451,7 +471,7 @@ void expect_half_segment_sums(const std::vector<H>& x, const std::vector<std::ui
   }
 }
 
-TYPED_TEST(GpuHalfBatched, EverySegmentSumEqualsTheSingleArraySum) {
+TYPED_TEST(GpuHalfBatched, EverySegmentEqualsTheSingleArrayCall) {
   using H = TypeParam;
   constexpr std::uint64_t W = order::lanes<float>;
   constexpr std::uint64_t L = order::leaf_size<float>;
@@ -467,17 +487,17 @@ TYPED_TEST(GpuHalfBatched, EverySegmentSumEqualsTheSingleArraySum) {
       std::uint64_t extent = 0;
       std::vector<std::uint64_t> offsets = offsets_of(segment_lengths<float>(31 + gap), gap, extent);
       const std::string what = name(v) + " gap " + std::to_string(gap);
-      expect_half_segment_sums(half_batch_values<H>(v, extent, 17 + gap), offsets, ws, what);
+      expect_half_segments(half_batch_values<H>(v, extent, 17 + gap), offsets, ws, what);
       offsets = offsets_of(short_lengths, gap, extent);
-      expect_half_segment_sums(half_batch_values<H>(v, extent, 19 + gap), offsets, ws, "short " + what);
+      expect_half_segments(half_batch_values<H>(v, extent, 19 + gap), offsets, ws, "short " + what);
     }
     std::uint64_t extent = 0;
     const std::vector<std::uint64_t> offsets = offsets_of(long_lengths, 1, extent);
-    expect_half_segment_sums(half_batch_values<H>(v, extent, 23), offsets, ws, "many items " + name(v));
+    expect_half_segments(half_batch_values<H>(v, extent, 23), offsets, ws, "many items " + name(v));
   }
 }
 
-TYPED_TEST(GpuHalfBatched, EveryAxisAndLayoutSumEqualsTheSingleArraySum) {
+TYPED_TEST(GpuHalfBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   using H = TypeParam;
   cuda::workspace ws;
   for (const auto& [rows, cols] : matrix_shapes_with_wide_panels<float>()) {
@@ -508,6 +528,14 @@ TYPED_TEST(GpuHalfBatched, EveryAxisAndLayoutSumEqualsTheSingleArraySum) {
             expect_lines(
                 r, [&](std::uint64_t j) { return sum(std::span<const H>(line(j)), {.mode = m}); },
                 "host backend::cuda sum " + what + " " + to_string(m));
+            reduce<operation::mean, H>(host, axis, std::span<float>(r), {.mode = m, .backend = backend::cuda});
+            expect_lines(
+                r, [&](std::uint64_t j) { return reduce<operation::mean>(std::span<const H>(line(j)), {.mode = m}); },
+                "host backend::cuda mean " + what + " " + to_string(m));
+            reduce<operation::sumsq, H>(host, axis, std::span<float>(r), {.mode = m, .backend = backend::cuda});
+            expect_lines(
+                r, [&](std::uint64_t j) { return reduce<operation::sumsq>(std::span<const H>(line(j)), {.mode = m}); },
+                "host backend::cuda sumsq " + what + " " + to_string(m));
           }
         }
       }
