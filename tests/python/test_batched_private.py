@@ -43,10 +43,29 @@ def test_float16_segments_sum_in_float32_with_the_bits_of_detred_sum(mode):
     for k in range(len(offsets) - 1):
         a, b = offsets[k], offsets[k + 1]
         assert bits(out[k], np.float32) == bits(detred.sum(x[a:b], mode=mode), np.float32), k
-    with pytest.raises(TypeError, match="float32 for float16"):
+    with pytest.raises(TypeError, match="float32 for float16 or bfloat16"):
         _detred._segment_sum(x, offsets, np.empty(len(offsets) - 1, np.float64))
     with pytest.raises(TypeError, match="float32 or both float64"):
         _detred._segment_dot(x, x, offsets, np.empty(len(offsets) - 1, np.float32))
+
+
+def test_bfloat16_cpu_tensors_sum_in_float32_with_the_bits_of_detred_sum():
+    torch = pytest.importorskip("torch")
+    # bfloat16 patterns of every finite class (sums overflow float), Inf and NaN in two segments, as detred.torch
+    # hands them over: the tensor itself.
+    raw = np.random.default_rng(6).integers(0, 1 << 16, 10007).astype(np.uint16)
+    raw[(raw & 0x7F80) == 0x7F80] ^= 0x4000
+    raw[[4096, 9100]], raw[9200] = 0x7F80, 0xFFC1  # +Inf, a NaN with a payload
+    x = torch.from_numpy(raw.view(np.int16)).view(torch.bfloat16)
+    offsets = np.array([0, 0, 1, 2048, 4096, 4097, 9000, 10007], np.int64)
+    for mode in ("tree", "compensated"):
+        out = np.full(len(offsets) - 1, 7, np.float32)
+        _detred._segment_sum(x, offsets, out, mode=mode)
+        for k in range(len(offsets) - 1):
+            a, b = int(offsets[k]), int(offsets[k + 1])
+            assert bits(out[k], np.float32) == bits(detred.sum(x[a:b], mode=mode), np.float32), (mode, k)
+    with pytest.raises(TypeError, match="1-D C-contiguous"):
+        _detred._segment_sum(x[::2], np.array([0, 3]), np.empty(1, np.float32))
 
 
 def test_bad_arguments_are_refused():

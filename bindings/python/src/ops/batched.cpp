@@ -3,11 +3,12 @@
 // _segment_dot and _sum_by_key, writing into a result array the caller made: the building blocks of detred.torch
 // (reductions over dims as segments of rows, scatter-add and index-add as sums by key). Host arrays (NumPy) go to the
 // host calls, CUDA arrays (DLPack, __cuda_array_interface__) to the detred::cuda calls on their device. float32 and
-// float64; _segment_sum also takes 16-bit values (float16 on the host and on a GPU, bfloat16 on a GPU) with float32
-// results, their sums in float as detred.sum of a 16-bit array gives them (no widened copy of the values).
+// float64; _segment_sum also takes 16-bit values (float16 and bfloat16: NumPy's float16, CPU DLPack tensors, GPU
+// arrays) with float32 results, their sums in float as detred.sum of a 16-bit array gives them (no widened copy).
 #include <pybind11/numpy.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@
 #include "device_array.hpp"
 #include "device_reduce.hpp"
 #include "dtypes.hpp"
+#include "host_array.hpp"
 #include "sources.hpp"
 
 namespace py = pybind11;
@@ -125,7 +127,24 @@ void segments_call(const py::object& values, const py::object& y, const py::obje
     }
     return;
   }
-  const py::array v = host_vector(values, function, "values", "f", 0, false);
+  // The 16-bit values of a sum: NumPy's float16, or a CPU DLPack tensor of float16 or bfloat16 (PyTorch's bfloat16,
+  // which NumPy has no dtype for), read as it is.
+  std::optional<element> half;
+  py::array v;
+  if (!dot && source_of(values) == source::host_dlpack) {
+    const host_array h = as_host_array(values, source::host_dlpack, function);
+    if (h.type == element::float16 || h.type == element::bfloat16) {
+      if (h.array.ndim() != 1 || !(h.array.flags() & py::array::c_style)) {
+        type_error(function, "values must be a 1-D C-contiguous array");
+      }
+      half = h.type;
+      v = h.array;
+    }
+  }
+  if (!half) {
+    v = host_vector(values, function, "values", "f", 0, false);
+    if (!dot && item_size(v.dtype()) == 2) half = element::float16;
+  }
   const py::array w = dot ? host_vector(y, function, "y", "f", 0, false) : v;
   const py::array o = host_vector(offsets, function, "offsets", "iu", 8, false);
   py::array r = host_vector(out, function, "out", "f", 0, true);
@@ -149,9 +168,9 @@ void segments_call(const py::object& values, const py::object& y, const py::obje
       call();
     }
   };
-  if (!dot && item_size(v.dtype()) == 2) {
-    // NumPy's float16 (NumPy has no bfloat16: a host bfloat16 tensor goes through the GPU, or widened, by its caller).
-    if (item_size(r.dtype()) != 4) type_error(function, "out must be float32 for float16 values");
+  if (half) {
+    if (item_size(r.dtype()) != 4) type_error(function, "out must be float32 for float16 or bfloat16 values");
+    if (*half == element::bfloat16) return run.template operator()<bfloat16, float>();
     return run.template operator()<float16, float>();
   }
   if (float_width(v, r, function) == 8) {
@@ -226,9 +245,9 @@ void define_batched(py::module_& m) {
          int threads) { segments_call(values, py::none(), offsets, out, mode, threads); },
       py::arg("values"), py::arg("offsets"), py::arg("out"), py::arg("mode") = "tree", py::arg("threads") = 0,
       "out[k] = detred.sum(values[offsets[k]:offsets[k+1]]) for every segment (detred/batched.hpp), bit for bit.\n"
-      "values and out: 1-D C-contiguous float32 or float64 arrays of one dtype, or float16 values (bfloat16 on a\n"
-      "CUDA device) with float32 out, all on the host or all on one CUDA device (then enqueued on the values'\n"
-      "stream); offsets: int64 or uint64, one more than out, non-decreasing.\n"
+      "values and out: 1-D C-contiguous float32 or float64 arrays of one dtype, or float16 or bfloat16 values (a\n"
+      "NumPy float16 array, a CPU DLPack tensor, a GPU array) with float32 out, all on the host or all on one CUDA\n"
+      "device (then enqueued on the values' stream); offsets: int64 or uint64, one more than out, non-decreasing.\n"
       "Private: the building block of detred.torch.");
   m.def("_segment_dot", &segments_call, py::arg("x"), py::arg("y"), py::arg("offsets"), py::arg("out"),
         py::arg("mode") = "tree", py::arg("threads") = 0,
