@@ -6,7 +6,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -54,6 +57,63 @@ std::vector<K> random_keys(std::uint64_t n, std::uint64_t bins, bool skewed, std
     }
   }
   return keys;
+}
+
+/// The value classes of the batched sums of 16-bit floats (float16, bfloat16), as bit patterns.
+enum class half_values {
+  finite,      ///< random finite patterns: zeros, subnormals and every exponent (bfloat16 sums overflow float)
+  moderate,    ///< random signs, magnitudes 2^-8 .. 2^8, random mantissas: sums that cancel and round
+  tiny,        ///< signed zeros and subnormals only (segments of -0 alone sum to -0)
+  specials,    ///< moderate values with +-Inf and NaNs (payloads kept) here and there
+  overflowing  ///< the largest binade, mostly positive: bfloat16 sums overflow to Inf in float; float16's stay finite
+};
+inline constexpr std::array all_half_values = {half_values::finite, half_values::moderate, half_values::tiny,
+                                               half_values::specials, half_values::overflowing};
+
+inline std::string name(half_values v) {
+  constexpr const char* names[] = {"finite", "moderate", "tiny", "specials", "overflowing"};
+  return names[static_cast<int>(v)];
+}
+
+/// n 16-bit floats H of class v.
+template <class H>
+std::vector<H> half_batch_values(half_values v, std::uint64_t n, std::uint64_t seed) {
+  constexpr bool binary16 = std::is_same_v<H, float16>;
+  constexpr unsigned mantissa_bits = binary16 ? 10 : 7;
+  constexpr std::uint32_t exponent_mask = binary16 ? 0x7c00 : 0x7f80;
+  constexpr std::uint32_t mantissa_mask = (1u << mantissa_bits) - 1;
+  constexpr std::uint32_t one = binary16 ? 0x3c00 : 0x3f80;
+  rng r(seed);
+  std::vector<H> x(n);
+  for (auto& e : x) {
+    const std::uint64_t random = r.next();
+    std::uint32_t bits = random & 0xffffu;
+    const std::uint32_t sign = bits & 0x8000u;
+    const std::uint32_t mantissa = bits & mantissa_mask;
+    const std::uint32_t moderate =
+        sign | ((one - (8u << mantissa_bits)) + (((random >> 16) % 16) << mantissa_bits)) | mantissa;  // 2^-8 .. 2^8
+    switch (v) {
+      case half_values::finite:
+        if ((bits & exponent_mask) == exponent_mask) bits ^= 0x4000u;
+        break;
+      case half_values::moderate:
+        bits = moderate;
+        break;
+      case half_values::tiny:
+        bits = sign | ((random >> 20) % 2 == 0 ? 0 : mantissa);
+        break;
+      case half_values::specials: {
+        const std::uint64_t pick = (random >> 24) % 512;
+        bits = pick == 0 ? sign | exponent_mask : pick == 1 ? sign | exponent_mask | mantissa | 1u : moderate;
+        break;
+      }
+      case half_values::overflowing:
+        bits = ((random >> 24) % 8 == 0 ? 0x8000u : 0u) | (exponent_mask - (1u << mantissa_bits)) | mantissa;
+        break;
+    }
+    e = static_cast<H>(static_cast<std::uint16_t>(bits));
+  }
+  return x;
 }
 
 /// Line j of a matrix along `axis`, copied into a contiguous array.

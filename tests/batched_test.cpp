@@ -7,6 +7,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -349,6 +350,161 @@ TYPED_TEST(Batched, GroupingByKeyIsTheSameForEveryThreadCount) {
         "key -4 at index 5 is not a bin");
     keys[5] = 3;
   }
+}
+
+// The reductions of 16-bit floats (float16, bfloat16) in batches: float results, each the bits of the single-array
+// call on the line alone (a 16-bit array), on every CPU path, for segments around every boundary of the order (float
+// lanes and leaves, in which the elements are accumulated), lines long enough for every thread, and both axes of both
+// layouts. The sum has named calls; dot, sumsq and mean go through detred::reduce's batched cores.
+template <class H>
+class HalfBatched : public ::testing::Test {};
+using HalfTypes = ::testing::Types<float16, bfloat16>;
+TYPED_TEST_SUITE(HalfBatched, HalfTypes);
+
+TYPED_TEST(HalfBatched, EverySegmentEqualsTheSingleArrayCall) {
+  using H = TypeParam;
+  for (half_values v : all_half_values) {
+    for (std::uint64_t gap : {std::uint64_t{0}, std::uint64_t{3}}) {
+      std::uint64_t extent = 0;
+      const std::vector<std::uint64_t> offsets = offsets_of(segment_lengths<float>(14 + gap), gap, extent);
+      const std::vector<H> x = half_batch_values<H>(v, extent, 15 + gap);
+      const std::vector<H> y = half_batch_values<H>(half_values::moderate, extent, 16 + gap);
+      const std::span<const H> xs(x), ys(y);
+      const std::uint64_t count = offsets.size() - 1;
+      const auto seg = [&](std::span<const H> a, std::uint64_t k) {
+        return a.subspan(offsets[k], offsets[k + 1] - offsets[k]);
+      };
+      for (mode m : {mode::tree, mode::compensated}) {
+        for (const options& o : cpu_paths(m)) {
+          const std::string what = name(v) + " gap " + std::to_string(gap) + " " + to_string(m) + " " +
+                                   to_string(o.isa) + " threads " + std::to_string(o.threads);
+          const options one{.mode = m};
+          std::vector<float> r(count, 7.0f);
+          sum(xs, segments{offsets}, std::span<float>(r), o);
+          expect_lines(
+              r, [&](std::uint64_t k) { return sum(seg(xs, k), one); }, "sum " + what);
+          // detred::reduce's batched core gives the named call's bits.
+          std::vector<float> generic(count, 7.0f);
+          reduce<operation::sum, H>(xs, segments{offsets}, std::span<float>(generic), o);
+          expect_lines(
+              generic, [&](std::uint64_t k) { return r[k]; }, "reduce<sum> " + what);
+          reduce<operation::dot, H>(xs, ys, segments{offsets}, std::span<float>(r), o);
+          expect_lines(
+              r, [&](std::uint64_t k) { return dot(seg(xs, k), seg(ys, k), one); }, "dot " + what);
+          reduce<operation::sumsq, H>(xs, segments{offsets}, std::span<float>(r), o);
+          expect_lines(
+              r, [&](std::uint64_t k) { return reduce<operation::sumsq>(seg(xs, k), one); }, "sumsq " + what);
+          reduce<operation::mean, H>(xs, segments{offsets}, std::span<float>(r), o);
+          expect_lines(
+              r, [&](std::uint64_t k) { return reduce<operation::mean>(seg(xs, k), one); }, "mean " + what);
+        }
+      }
+    }
+  }
+}
+
+// Short lines of every length up to a row of float lanes and past it, starting at every offset within a register
+// of 16-bit elements (the masked and the copied loads of a ragged row), and lines long enough to take every thread
+// (the parallel threshold in bytes of 16-bit elements).
+TYPED_TEST(HalfBatched, ShortAndLongSegmentsEqualTheSingleArraySum) {
+  using H = TypeParam;
+  constexpr std::uint64_t W = order::lanes<float>;
+  std::vector<std::uint64_t> short_lengths;
+  for (std::uint64_t length = 0; length <= W + 1; ++length) short_lengths.push_back(length);
+  const std::uint64_t p = (std::uint64_t{512} << 10) / sizeof(H);
+  const std::vector<std::uint64_t> long_lengths = {2 * p + 1, 3, 0, 17, p + 5, 1, 0, 64, 2 * p + 3};
+  for (const auto& [lengths, gaps, threads] :
+       {std::tuple{short_lengths, std::vector<std::uint64_t>{0, 1, 2, 5, 7, 15, 31}, std::vector<int>{1, 2}},
+        std::tuple{long_lengths, std::vector<std::uint64_t>{1}, std::vector<int>{1, 2, 3, 7}}}) {
+    for (std::uint64_t gap : gaps) {
+      std::uint64_t extent = 0;
+      const std::vector<std::uint64_t> offsets = offsets_of(lengths, gap, extent);
+      for (half_values v : {half_values::moderate, half_values::tiny, half_values::specials}) {
+        const std::vector<H> x = half_batch_values<H>(v, extent, 25 + gap);
+        const auto seg = [&](std::uint64_t k) {
+          return std::span<const H>(x.data() + offsets[k], offsets[k + 1] - offsets[k]);
+        };
+        for (mode m : {mode::tree, mode::compensated}) {
+          for (isa i : supported_isas()) {
+            for (int t : threads) {
+              const std::string what = name(v) + " gap " + std::to_string(gap) + " " + to_string(m) + " " +
+                                       to_string(i) + " threads " + std::to_string(t);
+              std::vector<float> r(lengths.size(), 7.0f);
+              sum(std::span<const H>(x), segments{offsets}, std::span<float>(r), {.mode = m, .threads = t, .isa = i});
+              expect_lines(
+                  r, [&](std::uint64_t k) { return sum(seg(k), {.mode = m}); }, "sum " + what);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(HalfBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
+  using H = TypeParam;
+  const auto shapes = matrix_shapes_with_wide_panels<float>();
+  for (std::size_t shape = 0; shape < shapes.size(); ++shape) {
+    const auto [rows, cols] = shapes[shape];
+    // Alternate shapes carry Inf and NaN: a strided panel's lanes must keep them to their own lines.
+    const half_values v = shape % 2 == 0 ? half_values::moderate : half_values::specials;
+    for (layout lay : {layout::row_major, layout::column_major}) {
+      for (std::uint64_t pad : {std::uint64_t{0}, std::uint64_t{3}}) {
+        const std::uint64_t inner = lay == layout::row_major ? cols : rows;
+        const std::uint64_t outer = lay == layout::row_major ? rows : cols;
+        const std::uint64_t ld = inner + pad;
+        const std::vector<H> data = half_batch_values<H>(v, outer * ld + 1, rows * 31 + cols);
+        const matrix_view<H> a{data.data(), rows, cols, ld, lay};
+        for (int axis : {0, 1}) {
+          const std::uint64_t count = axis == 0 ? cols : rows;
+          for (mode m : {mode::tree, mode::compensated}) {
+            for (const options& o : cpu_paths(m)) {
+              const std::string what = std::to_string(rows) + "x" + std::to_string(cols) + " ld " + std::to_string(ld) +
+                                       (lay == layout::row_major ? " row-major" : " col-major") + " axis " +
+                                       std::to_string(axis) + " " + name(v) + " " + to_string(m) + " " +
+                                       to_string(o.isa) + " threads " + std::to_string(o.threads);
+              std::vector<float> r(count, 7.0f);
+              sum(a, axis, std::span<float>(r), o);
+              expect_lines(
+                  r, [&](std::uint64_t j) { return sum(std::span<const H>(line_of(a, axis, j)), {.mode = m}); },
+                  "sum " + what);
+              reduce<operation::sumsq, H>(a, axis, std::span<float>(r), o);
+              expect_lines(
+                  r,
+                  [&](std::uint64_t j) {
+                    return reduce<operation::sumsq>(std::span<const H>(line_of(a, axis, j)), {.mode = m});
+                  },
+                  "sumsq " + what);
+              reduce<operation::mean, H>(a, axis, std::span<float>(r), o);
+              expect_lines(
+                  r,
+                  [&](std::uint64_t j) {
+                    return reduce<operation::mean>(std::span<const H>(line_of(a, axis, j)), {.mode = m});
+                  },
+                  "mean " + what);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(HalfBatched, ExactModeAndBadArgumentsAreRefused) {
+  using H = TypeParam;
+  const std::vector<H> x(10, static_cast<H>(0));
+  const std::vector<std::uint64_t> offsets = {0, 4, 10};
+  std::vector<float> r(2);
+  EXPECT_THROW(sum(std::span<const H>(x), segments{offsets}, std::span<float>(r), {.mode = mode::exact}), error);
+  EXPECT_THROW(sum(matrix_view<H>{x.data(), 2, 5, 5}, 1, std::span<float>(r), {.mode = mode::exact}), error);
+  EXPECT_THROW((reduce<operation::mean, H>(std::span<const H>(x), segments{offsets}, std::span<float>(r),
+                                           {.mode = mode::exact})),
+               error);
+  // The batch checks of the float calls: the results' length, the offsets.
+  std::vector<float> three(3);
+  EXPECT_THROW(sum(std::span<const H>(x), segments{offsets}, std::span<float>(three)), error);
+  const std::vector<std::uint64_t> past = {0, 11};
+  EXPECT_THROW(sum(std::span<const H>(x), segments{past}, std::span<float>(r.data(), 1)), error);
 }
 
 /// Runs f and requires a detred::error whose message contains `part`.

@@ -8,6 +8,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -228,17 +229,26 @@ TYPED_TEST(FloatRules, SumOfSquaresIsTheDotProductOfXWithItself) {
 }
 
 /// Batches through detred::reduce<O> (its batched cores): each segment's result, and each line's along either axis,
-/// is bit for bit the single-array call on that line alone, in every mode, on every instruction set and thread
-/// count. The matrix: 37 x 2049, row-major, its leading dimension past its rows.
+/// is bit for bit the single-array call on that line alone, in every mode the catalogue gives the batches of O over T,
+/// on every instruction set and thread count. The matrix: 37 x 2049, row-major, its leading dimension past its rows.
 template <operation O, class T>
 void expect_each_line_alone(std::span<const T> xs, const std::vector<std::uint64_t>& offsets, std::uint64_t seed) {
+  using R = result_t<O, T>;
+  constexpr bool half = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
   const std::uint64_t count = offsets.size() - 1;
   for (mode m : {mode::tree, mode::compensated, mode::exact}) {
+    const bool offered = catalogue::supports(O, element_type_of<T>(), m, backend::cpu, call_shape::segments);
+    EXPECT_EQ(offered, catalogue::supports(O, element_type_of<T>(), m, backend::cpu, call_shape::axis)) << to_string(m);
+    if (!offered) {
+      std::vector<R> refused(count);
+      EXPECT_THROW((reduce<O, T>(xs, segments{offsets}, std::span<R>(refused), {.mode = m})), error) << to_string(m);
+      continue;
+    }
     for (isa i : supported_isas()) {
       for (int t : {1, 3}) {
         const options opt{.mode = m, .threads = t, .isa = i};
-        std::vector<T> got(count);
-        reduce<O, T>(xs, segments{offsets}, std::span<T>(got), opt);
+        std::vector<R> got(count);
+        reduce<O, T>(xs, segments{offsets}, std::span<R>(got), opt);
         for (std::uint64_t k = 0; k < count; ++k) {
           const auto line = xs.subspan(offsets[k], offsets[k + 1] - offsets[k]);
           ASSERT_EQ(bits(got[k]), bits(reduce<O>(line, opt)))
@@ -247,11 +257,16 @@ void expect_each_line_alone(std::span<const T> xs, const std::vector<std::uint64
       }
     }
     const std::uint64_t rows = 37, cols = 2049, ld = 2051;
-    const std::vector<T> a = generate<T>(values::uniform, rows * ld, seed);
+    std::vector<T> a;
+    if constexpr (half) {
+      a = half_batch_values<T>(half_values::moderate, rows * ld, seed);
+    } else {
+      a = generate<T>(values::uniform, rows * ld, seed);
+    }
     const matrix_view<T> view{a.data(), rows, cols, ld, layout::row_major};
-    std::vector<T> by_row(rows), by_col(cols);
-    reduce<O, T>(view, 1, std::span<T>(by_row), {.mode = m});
-    reduce<O, T>(view, 0, std::span<T>(by_col), {.mode = m});
+    std::vector<R> by_row(rows), by_col(cols);
+    reduce<O, T>(view, 1, std::span<R>(by_row), {.mode = m});
+    reduce<O, T>(view, 0, std::span<R>(by_col), {.mode = m});
     for (std::uint64_t r = 0; r < rows; ++r) {
       ASSERT_EQ(bits(by_row[r]), bits(reduce<O>(std::span<const T>(a).subspan(r * ld, cols), {.mode = m})))
           << to_string(O) << " row " << r << " " << to_string(m);
@@ -291,6 +306,24 @@ TYPED_TEST(FloatRules, SumOfSquaresInBatchesEqualsEachLineAlone) {
     ADD_FAILURE() << "argmin along an axis is not in the catalogue";
   } catch (const error& e) {
     EXPECT_NE(std::string(e.what()).find("axis"), std::string::npos) << e.what();
+  }
+}
+
+/// The sums, sums of squares and means of 16-bit floats in batches, through detred::reduce: each line's float
+/// result is the single-array call's on that line alone, in tree and compensated mode; exact mode is refused (the
+/// catalogue has no exact batches of 16-bit floats).
+TEST(HalfRules, BatchesEqualEachLineAlone) {
+  std::uint64_t extent = 0;
+  const std::vector<std::uint64_t> offsets = offsets_of({0, 1, 7, 2047, 2048, 2049, 63, 4097, 300}, 3, extent);
+  for (half_values v : all_half_values) {
+    const std::vector<float16> h = half_batch_values<float16>(v, extent, 95);
+    const std::vector<bfloat16> b = half_batch_values<bfloat16>(v, extent, 96);
+    expect_each_line_alone<operation::sum>(std::span<const float16>(h), offsets, 97);
+    expect_each_line_alone<operation::sum>(std::span<const bfloat16>(b), offsets, 98);
+    expect_each_line_alone<operation::sumsq>(std::span<const float16>(h), offsets, 99);
+    expect_each_line_alone<operation::sumsq>(std::span<const bfloat16>(b), offsets, 100);
+    expect_each_line_alone<operation::mean>(std::span<const float16>(h), offsets, 101);
+    expect_each_line_alone<operation::mean>(std::span<const bfloat16>(b), offsets, 102);
   }
 }
 

@@ -15,7 +15,8 @@
 //
 // Modes (options::mode) as for the single-array calls: mode::exact (the correctly rounded exact value, on the CPU)
 // for sum, asum and dot of segments, sum and asum along an axis and sum_by_key, float and double; nrm2 and stats
-// refuse it, and so do backend::cuda and the batched calls of detred/cuda.hpp (not yet available there).
+// refuse it, and so do backend::cuda, the batched calls of detred/cuda.hpp (not yet available there) and the sums
+// of 16-bit floats (float16, bfloat16: segments and axes, tree and compensated mode, float results).
 //
 // Throws detred::error, naming the argument, for offsets that decrease or pass the end of the values, a result span
 // of the wrong length, a key not below the bin count, an axis other than 0 or 1, or a leading dimension smaller
@@ -27,6 +28,7 @@
 #include <cstdint>
 #include <span>
 
+#include "detred/number_types.hpp"
 #include "detred/options.hpp"
 #include "detred/statistics.hpp"
 
@@ -61,6 +63,9 @@ struct matrix_view {
 // within each segment (0 is the segment's first element), as the single-array call on the segment would.
 void sum(std::span<const double> values, segments s, std::span<double> results, const options& opt = {});
 void sum(std::span<const float> values, segments s, std::span<float> results, const options& opt = {});
+// 16-bit floats: the sum in float, as detred::sum of a 16-bit array (each element widened exactly to float).
+void sum(std::span<const float16> values, segments s, std::span<float> results, const options& opt = {});
+void sum(std::span<const bfloat16> values, segments s, std::span<float> results, const options& opt = {});
 void asum(std::span<const double> values, segments s, std::span<double> results, const options& opt = {});
 void asum(std::span<const float> values, segments s, std::span<float> results, const options& opt = {});
 void nrm2(std::span<const double> values, segments s, std::span<double> results, const options& opt = {});
@@ -85,6 +90,8 @@ void stats(std::span<const float> values, segments s, std::span<statistics<float
 // contiguous array, whatever the layout and leading dimension.
 void sum(matrix_view<double> a, int axis, std::span<double> results, const options& opt = {});
 void sum(matrix_view<float> a, int axis, std::span<float> results, const options& opt = {});
+void sum(matrix_view<float16> a, int axis, std::span<float> results, const options& opt = {});
+void sum(matrix_view<bfloat16> a, int axis, std::span<float> results, const options& opt = {});
 void asum(matrix_view<double> a, int axis, std::span<double> results, const options& opt = {});
 void asum(matrix_view<float> a, int axis, std::span<float> results, const options& opt = {});
 void nrm2(matrix_view<double> a, int axis, std::span<double> results, const options& opt = {});

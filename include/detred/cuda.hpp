@@ -260,6 +260,14 @@ partial_state sum_state(std::span<const float> x, std::uint64_t offset, const op
 DETRED_CUDA_BATCHED(double)
 DETRED_CUDA_BATCHED(float)
 #undef DETRED_CUDA_BATCHED
+// 16-bit floats (float16, bfloat16): the sum in float of each segment, row or column, as detred::sum's batched forms
+// of 16-bit floats (each element widened exactly to float, tree or compensated mode).
+#define DETRED_CUDA_HALF_BATCHED(H)                                                                         \
+  void sum_async(std::span<const H> values, segments s, std::span<float> results, const options& opt = {}); \
+  void sum_async(matrix_view<H> a, int axis, std::span<float> results, const options& opt = {});
+DETRED_CUDA_HALF_BATCHED(float16)
+DETRED_CUDA_HALF_BATCHED(bfloat16)
+#undef DETRED_CUDA_HALF_BATCHED
 
 }  // namespace detred::cuda
 

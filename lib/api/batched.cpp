@@ -94,6 +94,11 @@ mode checked(const options& o, operation op, call_shape s, const char* what) {
 
 DETRED_BATCHED(double)
 DETRED_BATCHED(float)
+// 16-bit floats: the sum only, in float.
+DETRED_SEGMENTS(float16, sum, float)
+DETRED_SEGMENTS(bfloat16, sum, float)
+DETRED_AXIS(float16, sum, float)
+DETRED_AXIS(bfloat16, sum, float)
 #undef DETRED_BATCHED
 #undef DETRED_SEGMENTS
 #undef DETRED_AXIS

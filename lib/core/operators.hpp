@@ -67,8 +67,11 @@ using all_operators =
                     operators::integer_ops<std::int64_t>, operators::integer_ops<std::uint32_t>,
                     operators::integer_ops<std::uint64_t>>::type;
 
-/// The operators of the batched entry points (detred/batched.hpp): every operation on float and double.
-using batch_operators = typename concat<operators::float_ops<double>, operators::float_ops<float>>::type;
+/// The operators of the batched entry points (detred/batched.hpp): every operation on float and double, and every
+/// operation on 16-bit floats (sum, dot, sumsq, mean: widened to float lane by lane, as in their single-array
+/// kernels). Each costs build time: a kernel per instruction set and the GPU's.
+using batch_operators = typename concat<operators::float_ops<double>, operators::float_ops<float>,
+                                        operators::half_ops<float16>, operators::half_ops<bfloat16>>::type;
 
 /// Exact mode's operator of O over T: the order-free operator of O's terms and finish (its form in the catalogue).
 template <operation O, class T>

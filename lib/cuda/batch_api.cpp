@@ -104,21 +104,21 @@ void with_checked_policy(const options& opt, operation op, call_shape shape, con
 
 }  // namespace
 
-#define DETRED_CUDA_POLICY_SEGMENTS(T, name, op_template)                                                             \
-  void name##_async(std::span<const T> v, segments s, std::span<T> r, const options& opt) {                           \
+#define DETRED_CUDA_POLICY_SEGMENTS(T, R, name, op_template)                                                          \
+  void name##_async(std::span<const T> v, segments s, std::span<R> r, const options& opt) {                           \
     with_checked_policy<T>(opt, operation::name, call_shape::segments, "detred::cuda::" #name, [&]<class P>() {       \
       segments_on_device<order::op_template<T, P>>(v, none<T>(), s, r, opt, operation::name, "detred::cuda::" #name); \
     });                                                                                                               \
   }                                                                                                                   \
-  void name##_async(matrix_view<T> a, int axis, std::span<T> r, const options& opt) {                                 \
+  void name##_async(matrix_view<T> a, int axis, std::span<R> r, const options& opt) {                                 \
     with_checked_policy<T>(opt, operation::name, call_shape::axis, "detred::cuda::" #name, [&]<class P>() {           \
       axis_on_device<order::op_template<T, P>>(a, axis, r, opt, operation::name, "detred::cuda::" #name);             \
     });                                                                                                               \
   }
 #define DETRED_CUDA_BATCHED(T)                                                                                        \
-  DETRED_CUDA_POLICY_SEGMENTS(T, sum, sum_op)                                                                         \
-  DETRED_CUDA_POLICY_SEGMENTS(T, asum, asum_op)                                                                       \
-  DETRED_CUDA_POLICY_SEGMENTS(T, nrm2, nrm2_op)                                                                       \
+  DETRED_CUDA_POLICY_SEGMENTS(T, T, sum, sum_op)                                                                      \
+  DETRED_CUDA_POLICY_SEGMENTS(T, T, asum, asum_op)                                                                    \
+  DETRED_CUDA_POLICY_SEGMENTS(T, T, nrm2, nrm2_op)                                                                    \
   void dot_async(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, const options& opt) {        \
     with_checked_policy<T>(opt, operation::dot, call_shape::segments, "detred::cuda::dot", [&]<class P>() {           \
       segments_on_device<order::dot_op<T, P>>(x, y, s, r, opt, operation::dot, "detred::cuda::dot");                  \
@@ -169,6 +169,9 @@ void with_checked_policy(const options& opt, operation op, call_shape shape, con
 
 DETRED_CUDA_BATCHED(double)
 DETRED_CUDA_BATCHED(float)
+// 16-bit floats: the sum only, in float.
+DETRED_CUDA_POLICY_SEGMENTS(float16, float, sum, sum_op)
+DETRED_CUDA_POLICY_SEGMENTS(bfloat16, float, sum, sum_op)
 #undef DETRED_CUDA_BATCHED
 #undef DETRED_CUDA_POLICY_SEGMENTS
 

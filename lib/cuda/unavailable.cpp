@@ -110,6 +110,12 @@ partial_state sum_state(std::span<const float>, std::uint64_t, const options&) {
 DETRED_CUDA_BATCHED(double)
 DETRED_CUDA_BATCHED(float)
 #undef DETRED_CUDA_BATCHED
+#define DETRED_CUDA_HALF_BATCHED(H)                                                             \
+  void sum_async(std::span<const H>, segments, std::span<float>, const options&) { no_cuda(); } \
+  void sum_async(matrix_view<H>, int, std::span<float>, const options&) { no_cuda(); }
+DETRED_CUDA_HALF_BATCHED(float16)
+DETRED_CUDA_HALF_BATCHED(bfloat16)
+#undef DETRED_CUDA_HALF_BATCHED
 
 #define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                    \
   void cumsum_async(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                     \

@@ -454,5 +454,131 @@ TYPED_TEST(GpuBatched, EachBinEqualsItsValuesInIndexOrder) {
   }
 }
 
+// The reductions of 16-bit floats (float16, bfloat16) in batches: each float result against the CPU's single-array
+// call on the line alone (a 16-bit array), bit for bit. The sum through cuda::sum_async and the host call with
+// backend::cuda; dot, sumsq and mean through detred::reduce with backend::cuda (they have no device-memory call).
+using HalfTypes = ::testing::Types<float16, bfloat16>;
+template <class H>
+class GpuHalfBatched : public TypedGpu<H> {};
+TYPED_TEST_SUITE(GpuHalfBatched, HalfTypes);
+
+/// cuda::sum_async over device segments of x, tree and compensated, and the host calls with backend::cuda (sum,
+/// dot with y = the values reversed, sumsq, mean), against the CPU's single-array call on each segment alone.
+template <class H>
+void expect_half_segments(const std::vector<H>& x, const std::vector<std::uint64_t>& offsets, cuda::workspace& ws,
+                          const std::string& what) {
+  const std::vector<H> y(x.rbegin(), x.rend());
+  const std::uint64_t extent = x.size();
+  const std::uint64_t count = offsets.size() - 1;
+  const on_device<H> dx(x);
+  const on_device<std::uint64_t> doff(offsets);
+  device_array<float> out(count);
+  const auto seg = [&](std::uint64_t k) {
+    return std::span<const H>(x.data() + offsets[k], offsets[k + 1] - offsets[k]);
+  };
+  const auto yseg = [&](std::uint64_t k) {
+    return std::span<const H>(y.data() + offsets[k], offsets[k + 1] - offsets[k]);
+  };
+  for (mode m : {mode::tree, mode::compensated}) {
+    const options gpu{.mode = m, .backend = backend::cuda};
+    std::vector<float> other(count);
+    reduce<operation::dot, H>(std::span<const H>(x), std::span<const H>(y), segments{offsets}, std::span<float>(other),
+                              gpu);
+    expect_lines(
+        other, [&](std::uint64_t k) { return dot(seg(k), yseg(k), {.mode = m}); },
+        "host backend::cuda dot " + what + " " + to_string(m));
+    reduce<operation::sumsq, H>(std::span<const H>(x), segments{offsets}, std::span<float>(other), gpu);
+    expect_lines(
+        other, [&](std::uint64_t k) { return reduce<operation::sumsq>(seg(k), {.mode = m}); },
+        "host backend::cuda sumsq " + what + " " + to_string(m));
+    reduce<operation::mean, H>(std::span<const H>(x), segments{offsets}, std::span<float>(other), gpu);
+    expect_lines(
+        other, [&](std::uint64_t k) { return reduce<operation::mean>(seg(k), {.mode = m}); },
+        "host backend::cuda mean " + what + " " + to_string(m));
+    cuda::sum_async(dx.span(extent), segments{doff.span(offsets.size())}, std::span<float>(out.data(), count),
+                    {.mode = m, .workspace = &ws});
+    expect_lines(
+        to_host(out, count), [&](std::uint64_t k) { return sum(seg(k), {.mode = m}); },
+        "sum " + what + " " + to_string(m));
+    std::vector<float> r(count);
+    sum(std::span<const H>(x), segments{offsets}, std::span<float>(r), {.mode = m, .backend = backend::cuda});
+    expect_lines(
+        r, [&](std::uint64_t k) { return sum(seg(k), {.mode = m}); },
+        "host backend::cuda sum " + what + " " + to_string(m));
+  }
+}
+
+TYPED_TEST(GpuHalfBatched, EverySegmentEqualsTheSingleArrayCall) {
+  using H = TypeParam;
+  constexpr std::uint64_t W = order::lanes<float>;
+  constexpr std::uint64_t L = order::leaf_size<float>;
+  cuda::workspace ws;
+  // Lengths around the float lanes and leaves the elements are summed in; every length up to a row and past it at
+  // every offset within 16 bytes (whole loads or one element at a time); a few lines of many work items.
+  std::vector<std::uint64_t> short_lengths;
+  for (std::uint64_t length = 0; length <= W + 1; ++length) short_lengths.push_back(length);
+  const std::uint64_t item = 4 * L;  // leaves per work item (item_leaves, lib/cuda/batch.cu)
+  const std::vector<std::uint64_t> long_lengths{33 * item + L / 2 + 3, 0, 2 * item, 3 * L, 7};
+  for (half_values v : all_half_values) {
+    for (std::uint64_t gap = 0; gap < 16 / sizeof(H); ++gap) {
+      std::uint64_t extent = 0;
+      std::vector<std::uint64_t> offsets = offsets_of(segment_lengths<float>(31 + gap), gap, extent);
+      const std::string what = name(v) + " gap " + std::to_string(gap);
+      expect_half_segments(half_batch_values<H>(v, extent, 17 + gap), offsets, ws, what);
+      offsets = offsets_of(short_lengths, gap, extent);
+      expect_half_segments(half_batch_values<H>(v, extent, 19 + gap), offsets, ws, "short " + what);
+    }
+    std::uint64_t extent = 0;
+    const std::vector<std::uint64_t> offsets = offsets_of(long_lengths, 1, extent);
+    expect_half_segments(half_batch_values<H>(v, extent, 23), offsets, ws, "many items " + name(v));
+  }
+}
+
+TYPED_TEST(GpuHalfBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
+  using H = TypeParam;
+  cuda::workspace ws;
+  for (const auto& [rows, cols] : matrix_shapes_with_wide_panels<float>()) {
+    for (layout lay : {layout::row_major, layout::column_major}) {
+      for (std::uint64_t first : {0, 1}) {  // one element in: no whole loads of a line's chunk
+        const std::uint64_t inner = lay == layout::row_major ? cols : rows;
+        const std::uint64_t outer = lay == layout::row_major ? rows : cols;
+        const std::uint64_t ld = inner + 3;
+        const half_values v = first == 0 ? half_values::moderate : half_values::specials;
+        const std::vector<H> data = half_batch_values<H>(v, first + outer * ld + 1, rows + 7 * cols);
+        const on_device<H> d(data);
+        const matrix_view<H> host{data.data() + first, rows, cols, ld, lay};
+        const matrix_view<H> dev{d.array.data() + first, rows, cols, ld, lay};
+        for (int axis : {0, 1}) {
+          const std::uint64_t count = axis == 0 ? cols : rows;
+          const std::string what = std::to_string(rows) + "x" + std::to_string(cols) +
+                                   (lay == layout::row_major ? " row-major" : " col-major") + " axis " +
+                                   std::to_string(axis) + " " + name(v);
+          const auto line = [&](std::uint64_t j) { return line_of(host, axis, j); };
+          device_array<float> out(count);
+          for (mode m : {mode::tree, mode::compensated}) {
+            cuda::sum_async(dev, axis, std::span<float>(out.data(), count), {.mode = m, .workspace = &ws});
+            expect_lines(
+                to_host(out, count), [&](std::uint64_t j) { return sum(std::span<const H>(line(j)), {.mode = m}); },
+                "sum " + what + " " + to_string(m));
+            std::vector<float> r(count);
+            sum(host, axis, std::span<float>(r), {.mode = m, .backend = backend::cuda});
+            expect_lines(
+                r, [&](std::uint64_t j) { return sum(std::span<const H>(line(j)), {.mode = m}); },
+                "host backend::cuda sum " + what + " " + to_string(m));
+            reduce<operation::mean, H>(host, axis, std::span<float>(r), {.mode = m, .backend = backend::cuda});
+            expect_lines(
+                r, [&](std::uint64_t j) { return reduce<operation::mean>(std::span<const H>(line(j)), {.mode = m}); },
+                "host backend::cuda mean " + what + " " + to_string(m));
+            reduce<operation::sumsq, H>(host, axis, std::span<float>(r), {.mode = m, .backend = backend::cuda});
+            expect_lines(
+                r, [&](std::uint64_t j) { return reduce<operation::sumsq>(std::span<const H>(line(j)), {.mode = m}); },
+                "host backend::cuda sumsq " + what + " " + to_string(m));
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace detred::testing

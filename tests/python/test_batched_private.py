@@ -30,6 +30,44 @@ def test_segments_and_groups_have_the_bits_of_the_single_array_calls(dtype):
             assert bits(grouped[b], dtype) == bits(detred.sum(x[keys == b]), dtype), (key_dtype, b)
 
 
+@pytest.mark.parametrize("mode", ["tree", "compensated"])
+def test_float16_segments_sum_in_float32_with_the_bits_of_detred_sum(mode):
+    # Patterns of every class: zeros of both signs, subnormals, the largest finite, Inf, NaN.
+    x = np.random.default_rng(5).integers(0, 1 << 16, 10007).astype(np.uint16).view(np.float16)
+    x[np.isnan(x) | np.isinf(x)] = np.float16(0.5)
+    x[17], x[4100], x[4101], x[9500] = np.inf, -np.inf, np.nan, np.float16(-0.0)
+    x[200:210] = np.float16(6e-8)  # subnormal
+    offsets = np.array([0, 0, 1, 2048, 4096, 4097, 4100, 4102, 9000, 9499, 9501, 10007], np.int64)
+    out = np.full(len(offsets) - 1, 7, np.float32)
+    _detred._segment_sum(x, offsets, out, mode=mode)
+    for k in range(len(offsets) - 1):
+        a, b = offsets[k], offsets[k + 1]
+        assert bits(out[k], np.float32) == bits(detred.sum(x[a:b], mode=mode), np.float32), k
+    with pytest.raises(TypeError, match="float32 for float16 or bfloat16"):
+        _detred._segment_sum(x, offsets, np.empty(len(offsets) - 1, np.float64))
+    with pytest.raises(TypeError, match="float32 or both float64"):
+        _detred._segment_dot(x, x, offsets, np.empty(len(offsets) - 1, np.float32))
+
+
+def test_bfloat16_cpu_tensors_sum_in_float32_with_the_bits_of_detred_sum():
+    torch = pytest.importorskip("torch")
+    # bfloat16 patterns of every finite class (sums overflow float), Inf and NaN in two segments, as detred.torch
+    # hands them over: the tensor itself.
+    raw = np.random.default_rng(6).integers(0, 1 << 16, 10007).astype(np.uint16)
+    raw[(raw & 0x7F80) == 0x7F80] ^= 0x4000
+    raw[[4096, 9100]], raw[9200] = 0x7F80, 0xFFC1  # +Inf, a NaN with a payload
+    x = torch.from_numpy(raw.view(np.int16)).view(torch.bfloat16)
+    offsets = np.array([0, 0, 1, 2048, 4096, 4097, 9000, 10007], np.int64)
+    for mode in ("tree", "compensated"):
+        out = np.full(len(offsets) - 1, 7, np.float32)
+        _detred._segment_sum(x, offsets, out, mode=mode)
+        for k in range(len(offsets) - 1):
+            a, b = int(offsets[k]), int(offsets[k + 1])
+            assert bits(out[k], np.float32) == bits(detred.sum(x[a:b], mode=mode), np.float32), (mode, k)
+    with pytest.raises(TypeError, match="1-D C-contiguous"):
+        _detred._segment_sum(x[::2], np.array([0, 3]), np.empty(1, np.float32))
+
+
 def test_bad_arguments_are_refused():
     x = np.ones(10, np.float32)
     with pytest.raises(TypeError, match="float32 or both float64"):

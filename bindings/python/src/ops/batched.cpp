@@ -3,13 +3,16 @@
 // _segment_dot and _sum_by_key, writing into a result array the caller made: the building blocks of detred.torch
 // (reductions over dims as segments of rows, scatter-add and index-add as sums by key). Host arrays (NumPy) go to the
 // host calls, CUDA arrays (DLPack, __cuda_array_interface__) to the detred::cuda calls on their device. float32 and
-// float64.
+// float64; _segment_sum also takes 16-bit values (float16 and bfloat16: NumPy's float16, CPU DLPack tensors, GPU
+// arrays) with float32 results, their sums in float as detred.sum of a 16-bit array gives them (no widened copy).
 #include <pybind11/numpy.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "arguments.hpp"
 #include "define.hpp"
@@ -18,6 +21,7 @@
 #include "device_array.hpp"
 #include "device_reduce.hpp"
 #include "dtypes.hpp"
+#include "host_array.hpp"
 #include "sources.hpp"
 
 namespace py = pybind11;
@@ -90,31 +94,57 @@ void segments_call(const py::object& values, const py::object& y, const py::obje
       throw py::value_error("detred." + std::string(function) + ": out needs one element per segment");
     if (*w.type != *v.type || w.size != v.size) type_error(function, "y must have the values' dtype and size");
     const std::span<const std::uint64_t> offs{reinterpret_cast<const std::uint64_t*>(o.data), o.size};
-    auto run = [&]<class T>() {
+    // T: the values' type; R: the results' (float for 16-bit values, which only the sum takes).
+    auto run = [&]<class T, class R = T>() {
       device_session session(v);
       for (const device_array* other : {&w, &o, &r}) {
         if (other->stream != v.stream) synchronize(other->stream);
       }
       const std::span<const T> x{reinterpret_cast<const T*>(v.data), v.size};
-      const std::span<T> results{reinterpret_cast<T*>(r.data), r.size};
+      const std::span<R> results{reinterpret_cast<R*>(r.data), r.size};
       const detred::options gpu{.mode = opt.mode, .stream = v.stream, .workspace = &session.workspace()};
-      if (dot) {
-        detred::cuda::dot_async(x, std::span<const T>{reinterpret_cast<const T*>(w.data), w.size},
-                                detred::segments{offs}, results, gpu);
-      } else {
-        detred::cuda::sum_async(x, detred::segments{offs}, results, gpu);
+      if constexpr (std::is_same_v<T, R>) {
+        if (dot) {
+          detred::cuda::dot_async(x, std::span<const T>{reinterpret_cast<const T*>(w.data), w.size},
+                                  detred::segments{offs}, results, gpu);
+          return;
+        }
       }
+      detred::cuda::sum_async(x, detred::segments{offs}, results, gpu);
     };
     if (*v.type == element::float64 && *r.type == element::float64) {
       run.template operator()<double>();
     } else if (*v.type == element::float32 && *r.type == element::float32) {
       run.template operator()<float>();
+    } else if (!dot && *v.type == element::float16 && *r.type == element::float32) {
+      run.template operator()<float16, float>();
+    } else if (!dot && *v.type == element::bfloat16 && *r.type == element::float32) {
+      run.template operator()<bfloat16, float>();
     } else {
-      type_error(function, "values and out must both be float32 or both float64");
+      type_error(function, dot ? "values and out must both be float32 or both float64"
+                               : "values and out must both be float32 or both float64, or float16 or bfloat16 "
+                                 "values with float32 out");
     }
     return;
   }
-  const py::array v = host_vector(values, function, "values", "f", 0, false);
+  // The 16-bit values of a sum: NumPy's float16, or a CPU DLPack tensor of float16 or bfloat16 (PyTorch's bfloat16,
+  // which NumPy has no dtype for), read as it is.
+  std::optional<element> half;
+  py::array v;
+  if (!dot && source_of(values) == source::host_dlpack) {
+    const host_array h = as_host_array(values, source::host_dlpack, function);
+    if (h.type == element::float16 || h.type == element::bfloat16) {
+      if (h.array.ndim() != 1 || !(h.array.flags() & py::array::c_style)) {
+        type_error(function, "values must be a 1-D C-contiguous array");
+      }
+      half = h.type;
+      v = h.array;
+    }
+  }
+  if (!half) {
+    v = host_vector(values, function, "values", "f", 0, false);
+    if (!dot && item_size(v.dtype()) == 2) half = element::float16;
+  }
   const py::array w = dot ? host_vector(y, function, "y", "f", 0, false) : v;
   const py::array o = host_vector(offsets, function, "offsets", "iu", 8, false);
   py::array r = host_vector(out, function, "out", "f", 0, true);
@@ -122,15 +152,14 @@ void segments_call(const py::object& values, const py::object& y, const py::obje
     type_error(function, "y must have the values' dtype and size");
   }
   const auto offs = elements<std::uint64_t>(o);  // a negative int64 reads as past the end: refused by the call
-  auto run = [&]<class T>() {
+  auto run = [&]<class T, class R = T>() {
     const auto x = elements<T>(v);
-    const auto results = writable_elements<T>(r);
+    const auto results = writable_elements<R>(r);
     const auto call = [&] {
-      if (dot) {
-        detred::dot(x, elements<T>(w), detred::segments{offs}, results, opt);
-      } else {
-        detred::sum(x, detred::segments{offs}, results, opt);
+      if constexpr (std::is_same_v<T, R>) {
+        if (dot) return detred::dot(x, elements<T>(w), detred::segments{offs}, results, opt);
       }
+      detred::sum(x, detred::segments{offs}, results, opt);
     };
     if (v.size() >= 4096) {
       const py::gil_scoped_release no_gil;
@@ -139,6 +168,11 @@ void segments_call(const py::object& values, const py::object& y, const py::obje
       call();
     }
   };
+  if (half) {
+    if (item_size(r.dtype()) != 4) type_error(function, "out must be float32 for float16 or bfloat16 values");
+    if (*half == element::bfloat16) return run.template operator()<bfloat16, float>();
+    return run.template operator()<float16, float>();
+  }
   if (float_width(v, r, function) == 8) {
     run.template operator()<double>();
   } else {
@@ -219,7 +253,8 @@ void define_batched(py::module_& m) {
          int threads) { segments_call(values, py::none(), offsets, out, mode, threads); },
       py::arg("values"), py::arg("offsets"), py::arg("out"), py::arg("mode") = "tree", py::arg("threads") = 0,
       "out[k] = detred.sum(values[offsets[k]:offsets[k+1]]) for every segment (detred/batched.hpp), bit for bit.\n"
-      "values and out: 1-D C-contiguous float32 or float64 arrays of one dtype, all on the host or all on one CUDA\n"
+      "values and out: 1-D C-contiguous float32 or float64 arrays of one dtype, or float16 or bfloat16 values (a\n"
+      "NumPy float16 array, a CPU DLPack tensor, a GPU array) with float32 out, all on the host or all on one CUDA\n"
       "device (then enqueued on the values' stream); offsets: int64 or uint64, one more than out, non-decreasing.\n"
       "Private: the building block of detred.torch.");
   m.def("_segment_dot", &segments_call, py::arg("x"), py::arg("y"), py::arg("offsets"), py::arg("out"),
