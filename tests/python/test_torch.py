@@ -488,7 +488,7 @@ def test_gpu_forward_and_backward_match_the_cpu(dtype):
 
 
 @needs_gpu
-@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 def test_gpu_sums_over_the_last_dim_give_the_cpus_bits_on_every_route(dtype):
     # A contiguous CUDA tensor summed over its last dim outside autograd takes the short path (data pointers, torch's
     # current stream); with a gradient, under torch.compile or strided it takes the operator's route. All agree.

@@ -108,6 +108,8 @@ def row_dots(a, b):
 
 _current_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 _DTYPE_NAMES = {torch.float32: "float32", torch.float64: "float64"}
+# The short path's dtypes: the row sums of 16-bit floats come out in float32 (detred's sum of halves).
+_ROW_SUM_DTYPES = {**_DTYPE_NAMES, torch.bfloat16: "bfloat16", torch.float16: "float16"}
 
 
 def _cuda_stream_handle(device_index):
@@ -211,22 +213,24 @@ def _sums_over(x, dims):
 
 
 def cuda_last_dim_sums(x, dim, keepdim):
-    """The sums over the last dim (dim an int naming it) of a contiguous, non-empty float32/float64 CUDA tensor,
-    enqueued on torch's current stream; None for any other call, which takes sum_forward's general route. The same
-    bits as that route (each row's detred.sum). Kept to a few attribute reads: at 4096 x 4096 floats the GPU takes
+    """The sums over the last dim (dim an int naming it) of a contiguous, non-empty CUDA tensor (16-bit floats summed
+    in float32 and rounded once to their dtype), enqueued on torch's current stream; None for any other call, which
+    takes sum_forward's general route. The same bits as that route (each row's detred.sum). Kept to a few attribute reads: at 4096 x 4096 floats the GPU takes
     about 26 us, so the host's time decides the call's latency."""
-    name = _DTYPE_NAMES.get(x.dtype)
+    name = _ROW_SUM_DTYPES.get(x.dtype)
     ndim = x.dim()
     if name is None or not ndim or (dim != -1 and dim != ndim - 1) or not x.is_contiguous():
         return None
     cols = x.shape[-1]
     if not cols:
         return None
-    out = torch.empty(x.shape[:-1] + ((1,) if keepdim else ()), dtype=x.dtype, device=x.device)
+    wide = x.dtype in _DTYPE_NAMES
+    out = torch.empty(x.shape[:-1] + ((1,) if keepdim else ()), dtype=x.dtype if wide else torch.float32,
+                      device=x.device)
     device = x.get_device()
     _detred._cuda_row_sums(x.data_ptr(), x.numel() // cols, cols, name, out.data_ptr(), device,
                            _cuda_stream_handle(device))
-    return out
+    return out if wide else out.to(x.dtype)  # a 16-bit float's sum rounded once to its dtype
 
 
 def _last_dim_on_gpu(x, dims):
