@@ -549,8 +549,8 @@ __global__ void __launch_bounds__(batch_block)
 /// items_pass and fold_items, five operations in the stream and their host time.
 template <class Op>
 __global__ void __launch_bounds__(batch_block)
-    uniform_rows(order::operands<Op> x, std::uint64_t stride, std::uint64_t length, std::uint64_t count,
-                 unsigned items, typename Op::result* __restrict__ results) {
+    uniform_rows(order::operands<Op> x, std::uint64_t stride, std::uint64_t length, std::uint64_t count, unsigned items,
+                 typename Op::result* __restrict__ results) {
   using V = typename Op::value;
   using N = order::node_of<Op>;
   __shared__ N roots[batch_warps];

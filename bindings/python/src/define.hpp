@@ -84,9 +84,9 @@ void define_dot(pybind11::module_& m);
 void define_norms(pybind11::module_& m);
 void define_selections(pybind11::module_& m);
 void define_stats(pybind11::module_& m);
-void define_scans(pybind11::module_& m);    ///< cumsum, exclusive_cumsum: arrays out, not reductions
-void define_batched(pybind11::module_& m);  // private building blocks of detred.torch
-void define_device_rows(pybind11::module_& m);  // private: detred.torch's short path for CUDA row sums
+void define_scans(pybind11::module_& m);            ///< cumsum, exclusive_cumsum: arrays out, not reductions
+void define_batched(pybind11::module_& m);          // private building blocks of detred.torch
+void define_device_rows(pybind11::module_& m);      // private: detred.torch's short path for CUDA row sums
 void define_layer_norm_rows(pybind11::module_& m);  // private: detred.torch's layer_norm forward on the host
 /// Every other reduction of the catalogue (ops/catalogue_ops.cpp), and the list of the catalogue's operations.
 void define_catalogue_operations(pybind11::module_& m);
