@@ -50,9 +50,12 @@ struct scan_shape {
   /// Shared memory holds a leaf with one pad element per 32, so that thread j reading its lane's element r (index
   /// 32 j + r, padded 33 j + r) hits bank (j + r) mod 32: no conflicts.
   static constexpr unsigned padded = L + L / 32;
-  /// Blocks of a leaf each multiprocessor should hold at once (the register budget they leave a thread: 64 for
-  /// float, 85 for double); shared memory (18 to 28 KiB a block) allows 8 to 12.
-  static constexpr unsigned min_blocks = W >= 128 ? 8 : 12;
+  /// Blocks of a leaf each multiprocessor should hold at once: 12, the most that 18 KiB of shared memory a block
+  /// allows with room to spare, which leaves a thread 42 registers for float (W = 128: ptxas uses 40, no spills;
+  /// 8 blocks and 64 registers before) and 85 for double (W = 64: 80 used). A block spends most of its life waiting
+  /// for its offset (Nsight Compute: two thirds of the stalls at its barrier), so more of them in flight keep more
+  /// loads going. Not yet measured on a GPU.
+  static constexpr unsigned min_blocks = 12;
   static_assert(R == warp_size, "a lane holds 32 elements");
   static_assert(std::is_same_v<N, S>, "the scans' leaf tree joins lane states");
 };
