@@ -54,7 +54,7 @@ struct scan_shape {
   /// allows with room to spare, which leaves a thread 42 registers for float (W = 128: ptxas uses 40, no spills;
   /// 8 blocks and 64 registers before) and 85 for double (W = 64: 80 used). A block spends most of its life waiting
   /// for its offset (Nsight Compute: two thirds of the stalls at its barrier), so more of them in flight keep more
-  /// loads going. Not yet measured on a GPU.
+  /// loads going: H100, 2^28 floats, 0.59 -> 0.655x CUB's InclusiveSum (docs/scan.md).
   static constexpr unsigned min_blocks = 12;
   static_assert(R == warp_size, "a lane holds 32 elements");
   static_assert(std::is_same_v<N, S>, "the scans' leaf tree joins lane states");
