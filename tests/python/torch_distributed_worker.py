@@ -158,7 +158,9 @@ def train(rank: int, ranks: int, bucket_cap_mb: float | None) -> list[torch.Tens
             for p in model.parameters():
                 every = [torch.empty_like(p.grad) for _ in range(ranks)]
                 dist.all_gather(every, p.grad)
-                p.grad.copy_((expected(every, "tree") / ranks).reshape(p.grad.shape))
+                # The quotient as NumPy's float32 division gives it on the host: the correctly rounded one.
+                sums = expected(every, "tree").cpu().numpy()
+                p.grad.copy_(torch.from_numpy(sums / np.float32(ranks)).reshape(p.grad.shape).to(DEVICE))
         optimizer.step()
     return [p.detach().clone() for p in model.parameters()]
 

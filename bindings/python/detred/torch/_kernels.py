@@ -4,8 +4,8 @@
 Every reduction is detred's: sums over dims on the CPU are ``detred.sum(x, axis=dims)``; rows, segments and groups
 go to the batched calls (detred/batched.hpp through the module's ``_segment_sum``, ``_segment_dot`` and
 ``_sum_by_key``): CPU tensors to the host calls through NumPy views (no copy), CUDA tensors to the device calls
-through DLPack (row sums: through their data pointers, on torch's current stream). Each result equals, bit for bit, detred's single-array sum of its line in its order, so it does not
-depend on the other lines (the batch), the device or the thread count. Around the reductions only element-wise
+through DLPack (row sums: through their data pointers, on torch's current stream). Each result equals, bit for bit,
+detred's single-array sum of its line in its order, so it does not depend on the other lines (the batch), the device or the thread count. Around the reductions only element-wise
 IEEE operations that are correctly rounded on the CPU and on CUDA (+, -, *; divisions and square roots in float64,
 see divide and _rsqrt; no rsqrt, pow or fused multiply-add) are used, so the results are the same bits on both.
 
@@ -121,10 +121,11 @@ def _cuda_stream_handle(device_index):
 
 
 def _cuda_row_sums_into(matrix, rows, cols, out):
-    """out (rows elements) = detred's sum of each row of a contiguous float32/float64 CUDA tensor seen as rows x cols,
-    enqueued on torch's current stream through the module's short path (its data pointers, no DLPack exchange)."""
+    """out (rows elements: the dtype's for float32/float64, float32 for 16-bit floats) = detred's sum of each row of a
+    contiguous CUDA tensor seen as rows x cols, enqueued on torch's current stream through the module's short path
+    (its data pointers, no DLPack exchange)."""
     device = matrix.get_device()
-    _detred._cuda_row_sums(matrix.data_ptr(), rows, cols, _DTYPE_NAMES[matrix.dtype], out.data_ptr(), device,
+    _detred._cuda_row_sums(matrix.data_ptr(), rows, cols, _ROW_SUM_DTYPES[matrix.dtype], out.data_ptr(), device,
                            _cuda_stream_handle(device))
     return out
 
@@ -147,7 +148,7 @@ def column_sums(matrix):
 
 def sums_by_key(values, keys, bins):
     """out[b] = detred.sum of the values whose key is b, in index order: values a contiguous 1-D float32/float64
-    tensor, keys int64 on its device, each in [0, bins) (checked by the caller)."""
+    tensor, keys int64 on its device; a key outside [0, bins) is the call's ValueError ("... is not a bin")."""
     out = torch.empty(bins, dtype=values.dtype, device=values.device)
     if values.device.type == "cuda" and bins > 2**31 - 1:
         raise ValueError(f"detred.torch: {bins} targets are more than the GPU's 32-bit keys address (2^31 - 1)")
@@ -215,8 +216,8 @@ def _sums_over(x, dims):
 def cuda_last_dim_sums(x, dim, keepdim):
     """The sums over the last dim (dim an int naming it) of a contiguous, non-empty CUDA tensor (16-bit floats summed
     in float32 and rounded once to their dtype), enqueued on torch's current stream; None for any other call, which
-    takes sum_forward's general route. The same bits as that route (each row's detred.sum). Kept to a few attribute reads: at 4096 x 4096 floats the GPU takes
-    about 26 us, so the host's time decides the call's latency."""
+    takes sum_forward's general route. The same bits as that route (each row's detred.sum). Kept to a few attribute
+    reads: at 4096 x 4096 floats the GPU takes about 26 us, so the host's time decides the call's latency."""
     name = _ROW_SUM_DTYPES.get(x.dtype)
     ndim = x.dim()
     if name is None or not ndim or (dim != -1 and dim != ndim - 1) or not x.is_contiguous():
@@ -227,25 +228,16 @@ def cuda_last_dim_sums(x, dim, keepdim):
     wide = x.dtype in _DTYPE_NAMES
     out = torch.empty(x.shape[:-1] + ((1,) if keepdim else ()), dtype=x.dtype if wide else torch.float32,
                       device=x.device)
-    device = x.get_device()
-    _detred._cuda_row_sums(x.data_ptr(), x.numel() // cols, cols, name, out.data_ptr(), device,
-                           _cuda_stream_handle(device))
+    _cuda_row_sums_into(x, x.numel() // cols, cols, out)
     return out if wide else out.to(x.dtype)  # a 16-bit float's sum rounded once to its dtype
-
-
-def _last_dim_on_gpu(x, dims):
-    """True for a sum over the last dim only of a contiguous, non-empty float32/float64 CUDA tensor: the rows of a
-    matrix, which go straight to the GPU's row sums with no reshaping."""
-    return (x.device.type == "cuda" and x.dtype in _DTYPE_NAMES and dims == [x.dim() - 1] and x.numel() > 0
-            and x.is_contiguous())
 
 
 def sum_forward(x, dim, keepdim):
     dims = reduced_dims(dim, x.dim())
-    if _last_dim_on_gpu(x, dims):
-        cols = x.shape[-1]
-        out = torch.empty(x.shape[:-1] + ((1,) if keepdim else ()), dtype=x.dtype, device=x.device)
-        return _cuda_row_sums_into(x, x.numel() // cols, cols, out)
+    if x.device.type == "cuda" and x.dim() and dims == [x.dim() - 1]:
+        rows = cuda_last_dim_sums(x, -1, keepdim)
+        if rows is not None:
+            return rows
     sums, kept_shape, _ = _sums_over(x, dims)
     return sums.reshape(_output_shape(x, dims, keepdim, kept_shape)).to(x.dtype)
 
@@ -454,10 +446,9 @@ def layer_norm_forward(x, weight, bias, eps):
     detred's dot of the centred row with itself / n (biased). Returns y, the row means and 1 / sqrt(var + eps)
     (accumulation dtype). On the CPU the module computes it a row at a time (its _layer_norm_rows: the same
     roundings as layer_norm_by_passes, one pass over memory instead of five); on CUDA, by passes."""
-    rows, cols = _last_dim_rows(x)
-    if rows.device.type != "cpu" or not rows.numel():
+    if x.device.type != "cpu" or not x.numel():
         return layer_norm_by_passes(x, weight, bias, eps)
-    rows = rows.detach().contiguous()
+    rows = _last_dim_rows(x)[0].detach().contiguous()
     y = torch.empty_like(rows)
     mean = torch.empty(rows.shape[0], dtype=rows.dtype)
     rstd = torch.empty(rows.shape[0], dtype=rows.dtype)

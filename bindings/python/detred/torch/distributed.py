@@ -23,6 +23,8 @@ import torch.distributed as dist
 
 import detred
 
+from ._kernels import divide
+
 __all__ = ["all_reduce", "allreduce_hook"]
 
 # The floating dtypes and their codes in the ranks' descriptor. 16-bit floats are widened exactly and summed in
@@ -150,8 +152,9 @@ def allreduce_hook(process_group: Any, bucket: dist.GradBucket) -> torch.futures
     model.register_comm_hook(state, allreduce_hook), where state is the process group (None: the world)."""
     buffer = bucket.buffer()
     all_reduce(buffer, group=process_group)
-    # A tensor divisor: a Python number one is a multiplication by its reciprocal on CUDA (another rounding).
-    buffer.div_(torch.full((), dist.get_world_size(process_group), dtype=buffer.dtype, device=buffer.device))
+    # detred.torch's division by a count (one correctly rounded quotient, the same bits on the CPU and CUDA), not
+    # PyTorch's: on CUDA it multiplies by a Python number's reciprocal, and its float32 division differs from the CPU's.
+    buffer.copy_(divide(buffer, dist.get_world_size(process_group)))
     future: torch.futures.Future[torch.Tensor] = torch.futures.Future()
     future.set_result(buffer)
     return future
