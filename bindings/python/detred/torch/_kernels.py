@@ -5,9 +5,10 @@ Every reduction is detred's: sums over dims on the CPU are ``detred.sum(x, axis=
 go to the batched calls (detred/batched.hpp through the module's ``_segment_sum``, ``_segment_dot`` and
 ``_sum_by_key``): CPU tensors to the host calls through NumPy views (no copy), CUDA tensors to the device calls
 through DLPack (row sums: through their data pointers, on torch's current stream). Each result equals, bit for bit,
-detred's single-array sum of its line in its order, so it does not depend on the other lines (the batch), the device or the thread count. Around the reductions only element-wise
-IEEE operations that are correctly rounded on the CPU and on CUDA (+, -, *; divisions and square roots in float64,
-see divide and _rsqrt; no rsqrt, pow or fused multiply-add) are used, so the results are the same bits on both.
+detred's single-array sum of its line in its order, so it does not depend on the other lines (the batch), the device
+or the thread count. Around the reductions only element-wise IEEE operations that are correctly rounded on the CPU
+and on CUDA (+, -, *; divisions and square roots in float64, see divide and _rsqrt; no rsqrt, pow or fused
+multiply-add) are used, so the results are the same bits on both.
 
 16-bit floats (float16, bfloat16) are widened exactly to float32, computed in float32 and rounded to their dtype once
 at the end of each operator.
@@ -452,7 +453,8 @@ def layer_norm_forward(x, weight, bias, eps):
     y = torch.empty_like(rows)
     mean = torch.empty(rows.shape[0], dtype=rows.dtype)
     rstd = torch.empty(rows.shape[0], dtype=rows.dtype)
-    vectors = [None if v is None else v.detach().to(rows.dtype).contiguous().reshape(-1).numpy() for v in (weight, bias)]
+    vectors = [None if v is None else v.detach().to(rows.dtype).contiguous().reshape(-1).numpy()
+               for v in (weight, bias)]
     _detred._layer_norm_rows(rows.numpy(), vectors[0], vectors[1], float(eps), y.numpy(), mean.numpy(), rstd.numpy())
     return y.reshape(x.shape).to(x.dtype), mean, rstd
 
