@@ -238,7 +238,7 @@ TEST(Catalogue, AnOperationAnElementTypeLacksIsRefusedByPartialStates) {
   }
 }
 
-TEST(Catalogue, ScansHaveNoPartialStateObjectAndNoGpuYet) {
+TEST(Catalogue, ScansHaveNoPartialStateObjectAndTheirPiecesStayOnTheCpu) {
   const std::vector<double> x = values<double>(4);
   std::vector<double> y(4);
   try {
@@ -247,13 +247,20 @@ TEST(Catalogue, ScansHaveNoPartialStateObjectAndNoGpuYet) {
   } catch (const error& e) {
     EXPECT_NE(std::string(e.what()).find("cumsum has no partial state object"), std::string::npos) << e.what();
   }
-  static_assert(!catalogue::has(operation::cumsum, element_type::float64, backend::cuda, call_shape::array));
+  static_assert(catalogue::has(operation::cumsum, element_type::float64, backend::cuda, call_shape::array));
+  static_assert(!catalogue::has(operation::cumsum, element_type::float64, backend::cuda, call_shape::partial_state));
+  std::vector<scan_total<double>> totals(1);
   try {
-    cumsum(std::span<const double>(x), std::span<double>(y), {.backend = backend::cuda});
-    FAIL() << "cumsum on backend cuda was accepted";
+    cumsum_totals(std::span<const double>(x), std::span<scan_total<double>>(totals), {.backend = backend::cuda});
+    FAIL() << "cumsum_totals on backend cuda was accepted";
   } catch (const error& e) {
-    EXPECT_NE(std::string(e.what()).find("detred::cumsum: backend cuda has no cumsum of float64"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("detred::cumsum_totals: backend cuda has no cumsum of float64"),
+              std::string::npos)
         << e.what();
+  }
+  // A host array with backend::cuda runs on the GPU (tests/cuda), or is refused where there is none.
+  if (!cuda::available()) {
+    EXPECT_THROW(cumsum(std::span<const double>(x), std::span<double>(y), {.backend = backend::cuda}), error);
   }
   try {
     cumsum(std::span<const double>(x), std::span<double>(y), {.mode = mode::exact});

@@ -371,7 +371,6 @@ TEST(ScanRules, BadArgumentsAreRefused) {
   std::vector<double> z(100);
   EXPECT_THROW(cumsum(std::span<const double>(x), std::span<double>(z), {.mode = mode::exact}), error);
   EXPECT_THROW(cumsum(std::span<const double>(x), std::span<double>(z), {.threads = -1}), error);
-  EXPECT_THROW(cumsum(std::span<const double>(x), std::span<double>(z), {.backend = backend::cuda}), error);
   for (isa i : unsupported_isas()) {
     EXPECT_THROW(cumsum(std::span<const double>(x), std::span<double>(z), {.isa = i}), error) << to_string(i);
   }

@@ -17,6 +17,7 @@
 #include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
+#include "device_copy.hpp"
 #include "pending_errors.hpp"
 #include "workspace_state.hpp"
 
@@ -178,34 +179,9 @@ DETRED_CUDA_POLICY_SEGMENTS(bfloat16, float, sum, sum_op)
 }  // namespace cuda
 
 namespace cuda_backend {
-namespace {
 
 using cuda::detail::check;
-
-/// A device copy of host data, freed on scope exit (the calls below are synchronous: each makes its own workspace
-/// for its scratch, which host staging dwarfs).
-class device_copy {
- public:
-  device_copy(const void* host, std::uint64_t bytes) {
-    if (bytes == 0) return;
-    check(cudaMalloc(&p_, bytes), "cudaMalloc (batch input)");
-    if (host != nullptr) check(cudaMemcpy(p_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (batch input)");
-  }
-  ~device_copy() {
-    if (p_ != nullptr) static_cast<void>(cudaFree(p_));
-  }
-  device_copy(const device_copy&) = delete;
-  device_copy& operator=(const device_copy&) = delete;
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(p_);
-  }
-
- private:
-  void* p_ = nullptr;
-};
-
-}  // namespace
+using cuda::detail::device_copy;
 
 template <class Op>
 void reduce_lines_on_device(const order::operands<Op>& x, std::uint64_t extent, const line_set& lines,

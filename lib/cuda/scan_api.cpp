@@ -14,8 +14,10 @@
 #include "core/batch_checks.hpp"
 #include "core/integer_results.hpp"
 #include "core/validate.hpp"
+#include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
+#include "device_copy.hpp"
 #include "pending_errors.hpp"
 #include "scan/scan_checks.hpp"
 #include "scan_enqueue.hpp"
@@ -32,11 +34,10 @@ void check_device(workspace& ws) { detail::workspace_access::of(ws).check_curren
 
 void wait(stream_t stream) { check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (scan)"); }
 
-/// Calls f with the scan operator of In in mode m (tree or compensated; exact refused with the CPU's words). The
-/// catalogue does not list the GPU's scans yet (docs/scan.md, "Not yet"): they take the modes it lists for the CPU's.
+/// Calls f with the scan operator of In in mode m (tree or compensated; exact refused with the catalogue's words).
 template <class In, class F>
 void with_scan_op(mode m, bool exclusive, const char* what, F&& f) {
-  checked_mode<In>(m, exclusive ? operation::exclusive_cumsum : operation::cumsum, backend::cpu, call_shape::array,
+  checked_mode<In>(m, exclusive ? operation::exclusive_cumsum : operation::cumsum, backend::cuda, call_shape::array,
                    what);
   if (m == mode::compensated) {
     f.template operator()<order::scan_op<In, order::compensated_sums>>();
@@ -222,3 +223,66 @@ DETRED_CUDA_AXIS_SCANS(float)
 #undef DETRED_HELD
 
 }  // namespace detred::cuda
+
+namespace detred::cuda_backend {
+
+using cuda::detail::device_copy;
+
+template <class In, class Out>
+void scan_host(std::span<const In> x, std::span<Out> y, bool exclusive, const options& opt) {
+  const device_copy in(x.data(), x.size_bytes());
+  const device_copy out(nullptr, y.size_bytes());
+  const std::span<const In> dx(in.as<const In>(), x.size());
+  const std::span<Out> dy(out.as<Out>(), y.size());
+  if (exclusive) {
+    cuda::exclusive_cumsum(dx, dy, opt);
+  } else {
+    cuda::cumsum(dx, dy, opt);
+  }
+  out.copy_to(y.data(), y.size_bytes());
+}
+
+template <class In, class Out>
+void scan_segments_host(std::span<const In> x, segments s, std::span<Out> y, bool exclusive, const options& opt) {
+  const device_copy in(x.data(), x.size_bytes());
+  const device_copy offsets(s.offsets.data(), s.offsets.size_bytes());
+  // Outputs outside every segment keep y's values, as on the CPU: the device buffer starts as a copy of y.
+  const device_copy out(y.data(), y.size_bytes());
+  const std::span<const In> dx(in.as<const In>(), x.size());
+  const segments ds{std::span<const std::uint64_t>(offsets.as<const std::uint64_t>(), s.offsets.size())};
+  const std::span<Out> dy(out.as<Out>(), y.size());
+  if (exclusive) {
+    cuda::exclusive_cumsum(dx, ds, dy, opt);
+  } else {
+    cuda::cumsum(dx, ds, dy, opt);
+  }
+  out.copy_to(y.data(), y.size_bytes());
+}
+
+template <class T>
+void scan_axis_host(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
+  const std::uint64_t extent = extent_of(a);
+  const device_copy in(a.data, extent * sizeof(T));
+  const device_copy out(nullptr, y.size_bytes());
+  matrix_view<T> da = a;
+  da.data = in.as<const T>();
+  cuda::cumsum(da, axis, std::span<T>(out.as<T>(), y.size()), opt);
+  out.copy_to(y.data(), y.size_bytes());
+}
+
+#define DETRED_SCAN_HOST(In, Out)                                                              \
+  template void scan_host<In, Out>(std::span<const In>, std::span<Out>, bool, const options&); \
+  template void scan_segments_host<In, Out>(std::span<const In>, segments, std::span<Out>, bool, const options&);
+DETRED_SCAN_HOST(double, double)
+DETRED_SCAN_HOST(float, float)
+DETRED_SCAN_HOST(float16, float)
+DETRED_SCAN_HOST(bfloat16, float)
+DETRED_SCAN_HOST(std::int32_t, std::int64_t)
+DETRED_SCAN_HOST(std::int64_t, std::int64_t)
+DETRED_SCAN_HOST(std::uint32_t, std::uint64_t)
+DETRED_SCAN_HOST(std::uint64_t, std::uint64_t)
+#undef DETRED_SCAN_HOST
+template void scan_axis_host<double>(matrix_view<double>, int, std::span<double>, const options&);
+template void scan_axis_host<float>(matrix_view<float>, int, std::span<float>, const options&);
+
+}  // namespace detred::cuda_backend

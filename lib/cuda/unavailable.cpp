@@ -60,6 +60,33 @@ const backend_seam& seam() {
   return s;
 }
 
+template <class In, class Out>
+void scan_host(std::span<const In>, std::span<Out>, bool, const options&) {
+  no_cuda();
+}
+template <class In, class Out>
+void scan_segments_host(std::span<const In>, segments, std::span<Out>, bool, const options&) {
+  no_cuda();
+}
+template <class T>
+void scan_axis_host(matrix_view<T>, int, std::span<T>, const options&) {
+  no_cuda();
+}
+#define DETRED_SCAN_HOST(In, Out)                                                              \
+  template void scan_host<In, Out>(std::span<const In>, std::span<Out>, bool, const options&); \
+  template void scan_segments_host<In, Out>(std::span<const In>, segments, std::span<Out>, bool, const options&);
+DETRED_SCAN_HOST(double, double)
+DETRED_SCAN_HOST(float, float)
+DETRED_SCAN_HOST(float16, float)
+DETRED_SCAN_HOST(bfloat16, float)
+DETRED_SCAN_HOST(std::int32_t, std::int64_t)
+DETRED_SCAN_HOST(std::int64_t, std::int64_t)
+DETRED_SCAN_HOST(std::uint32_t, std::uint64_t)
+DETRED_SCAN_HOST(std::uint64_t, std::uint64_t)
+#undef DETRED_SCAN_HOST
+template void scan_axis_host<double>(matrix_view<double>, int, std::span<double>, const options&);
+template void scan_axis_host<float>(matrix_view<float>, int, std::span<float>, const options&);
+
 }  // namespace cuda_backend
 
 namespace cuda {

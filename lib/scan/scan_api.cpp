@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The front door of the scans: argument checks, then the CPU scan engine (floating point) or the exact integer scan.
+// The front door of the scans: argument checks, then the CPU scan engine (floating point) or the exact integer scan,
+// or, with backend::cuda, the GPU's scans of the arrays staged in device memory (lib/cuda/scan_api.cpp).
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -10,6 +11,7 @@
 #include "core/batch_checks.hpp"
 #include "core/validate.hpp"
 #include "cpu/isa_selection.hpp"
+#include "cuda/cuda_backend.hpp"
 #include "detred/catalogue.hpp"
 #include "detred/scan.hpp"
 #include "scan_backend.hpp"
@@ -23,26 +25,27 @@ const char* name_of(bool exclusive) { return exclusive ? "detred::exclusive_cums
 using scan_checks::check_buffers;
 using scan_checks::check_overlap;
 
-/// The run options of a scan of In elements in call shape s, after the checks every scan shares: the mode and the
-/// backend as the catalogue has them (detred/catalogue.hpp; the one refusal of a mode is checked_mode's).
+/// Where a scan runs and how: the backend (the CPU, or the GPU for host arrays staged there) and the CPU's run
+/// options.
+struct scan_route {
+  backend where;
+  cpu::run_options how;
+};
+
+/// The route of a scan of In elements in call shape s, after the checks every scan shares: the mode and the backend
+/// as the catalogue has them (detred/catalogue.hpp; the one refusal of a mode is checked_mode's).
 template <class In>
-cpu::run_options checked(const options& opt, bool exclusive, call_shape s, const char* what) {
+scan_route checked(const options& opt, bool exclusive, call_shape s, const char* what) {
   validate(opt);
   const operation op = exclusive ? operation::exclusive_cumsum : operation::cumsum;
   const backend b = backend_of(opt);
   if (!catalogue::has(op, element_type_of<In>(), b, s)) {
     throw error(std::string(what) + ": backend " + to_string(b) + " has no " + to_string(op) + " of " +
-                to_string(element_type_of<In>()) + " (host arrays scan on the CPU; docs/scan.md)");
+                to_string(element_type_of<In>()) + " in this call shape (docs/scan.md)");
   }
   checked_mode<In>(opt.mode, op, b, s, what);
-  // This front door computes on the CPU only: were the catalogue to list a GPU scan (device memory, detred::cuda)
-  // before this door forwards host arrays to it, a host call asking for the GPU is refused, never run on the CPU.
-  if (b != backend::cpu) {
-    throw error(std::string(what) + ": backend " + to_string(b) + " has no scan of host arrays (scan device memory " +
-                "with detred::cuda::cumsum; docs/scan.md)");
-  }
-  cpu::resolve(opt.isa);  // an instruction set this CPU lacks is refused even where no kernel runs
-  return {.threads = opt.threads, .instruction_set = opt.isa};
+  if (b == backend::cpu) cpu::resolve(opt.isa);  // an instruction set this CPU lacks is refused even with no kernel
+  return {b, {.threads = opt.threads, .instruction_set = opt.isa}};
 }
 
 /// One array, no checks: the floating-point engine in the mode, or the integer scan.
@@ -60,17 +63,20 @@ void scan_array(const In* x, std::uint64_t n, Out* y, mode m, bool exclusive, co
 template <class In, class Out>
 void scan_checked(std::span<const In> x, std::span<Out> y, const options& opt, bool exclusive) {
   const char* what = name_of(exclusive);
-  const cpu::run_options how = checked<In>(opt, exclusive, call_shape::array, what);
+  const scan_route route = checked<In>(opt, exclusive, call_shape::array, what);
   check_buffers(x.data(), x.size(), y.data(), y.size(), what);
-  scan_array(x.data(), x.size(), y.data(), opt.mode, exclusive, how);
+  if (route.where == backend::cuda) return cuda_backend::scan_host(x, y, exclusive, opt);
+  scan_array(x.data(), x.size(), y.data(), opt.mode, exclusive, route.how);
 }
 
 template <class In, class Out>
 void scan_segments(std::span<const In> x, segments s, std::span<Out> y, const options& opt, bool exclusive) {
   const char* what = name_of(exclusive);
-  const cpu::run_options how = checked<In>(opt, exclusive, call_shape::segments, what);
+  const scan_route route = checked<In>(opt, exclusive, call_shape::segments, what);
   check_buffers(x.data(), x.size(), y.data(), y.size(), what);
   validate_segments(s, x.size(), s.offsets.empty() ? 0 : s.offsets.size() - 1, what);
+  if (route.where == backend::cuda) return cuda_backend::scan_segments_host(x, s, y, exclusive, opt);
+  const cpu::run_options& how = route.how;
   const std::uint64_t count = s.offsets.size() - 1;
   // Each segment is an array of its own; short ones run one per thread, long ones split their leaves among threads.
   const std::uint64_t long_segment = std::uint64_t{1} << 16;
@@ -93,7 +99,8 @@ void scan_segments(std::span<const In> x, segments s, std::span<Out> y, const op
 template <class T>
 void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   const char* what = "detred::cumsum";
-  const cpu::run_options how = checked<T>(opt, false, call_shape::axis, what);
+  const scan_route route = checked<T>(opt, false, call_shape::axis, what);
+  const cpu::run_options& how = route.how;
   const axis_lines lines = lines_of(a, axis, axis == 0 ? a.cols : a.rows, "cumsum");
   const std::uint64_t total = a.rows * a.cols;
   if (y.size() != total) {
@@ -105,6 +112,7 @@ void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   if (!(packed && static_cast<const void*>(a.data) == static_cast<const void*>(y.data()))) {
     check_overlap(a.data, extent_of(a), y.data(), y.size(), what);
   }
+  if (route.where == backend::cuda) return cuda_backend::scan_axis_host(a, axis, y, opt);
   const int threads = cpu::thread_count(opt.threads);
   cpu::run_options single = how;
   single.threads = 1;
@@ -165,7 +173,7 @@ scan_total<T> total_of(const typename Op::state& s) {
 template <class In, class T>
 void totals_checked(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt) {
   const char* what = "detred::cumsum_totals";
-  const cpu::run_options how = checked<In>(opt, false, call_shape::partial_state, what);
+  const cpu::run_options how = checked<In>(opt, false, call_shape::partial_state, what).how;
   const std::uint64_t m = order::leaf_count<T>(piece.size());
   if (totals.size() != m) {
     throw error(std::string(what) + ": the totals span holds " + std::to_string(totals.size()) + " entries, the " +
@@ -187,7 +195,7 @@ template <class In, class T>
 void piece_checked(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,
                    const options& opt) {
   const char* what = "detred::cumsum_piece";
-  const cpu::run_options how = checked<In>(opt, false, call_shape::partial_state, what);
+  const cpu::run_options how = checked<In>(opt, false, call_shape::partial_state, what).how;
   check_buffers(piece.data(), piece.size(), y.data(), y.size(), what);
   const auto run = [&]<class Op>() {
     std::vector<typename Op::state> states(before.size());

@@ -3,7 +3,8 @@
 // itself tested against the scalar reference in tests/scan_test.cpp): sizes around every boundary of the scan order
 // and its one-pass leaf tree, every element type, both modes, inclusive and exclusive, sync and async on a stream,
 // in place, misaligned pointers, special values; segments (empty, many short, few long, at the short/long border)
-// and matrix axes of both layouts; integer overflow refused; exact mode refused.
+// and matrix axes of both layouts; integer overflow refused; exact mode refused; host arrays through the host calls
+// with backend::cuda (staged on the GPU).
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -466,6 +467,66 @@ TYPED_TEST(GpuScan, MatrixAxesEqualTheCpu) {
       }
     }
   }
+}
+
+/// The host calls with backend::cuda stage host arrays on the GPU (the catalogue's GPU rows): every output has the
+/// CPU call's bits, for one array (inclusive, exclusive, in place), segments with gaps (outputs outside every
+/// segment keep their values), matrix axes with a padded leading dimension, 16-bit and integer inputs, and an
+/// integer overflow is refused as on the CPU.
+TEST_F(GpuScanRules, HostArraysWithBackendCudaMatchTheCpu) {
+  const options on_gpu{.backend = backend::cuda};
+  for (const std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{4095}, std::uint64_t{70001}}) {
+    const std::vector<double> x = generate<double>(values::dynamic_range, n, 11 + n);
+    for (mode m : {mode::tree, mode::compensated}) {
+      std::vector<double> expected(n), got(n, 7.0);
+      cumsum(std::span<const double>(x), std::span<double>(expected), {.mode = m});
+      cumsum(std::span<const double>(x), std::span<double>(got), {.mode = m, .backend = backend::cuda});
+      expect_same_bits(got, expected, "cumsum n=" + std::to_string(n) + " " + to_string(m));
+      exclusive_cumsum(std::span<const double>(x), std::span<double>(expected), {.mode = m});
+      exclusive_cumsum(std::span<const double>(x), std::span<double>(got), {.mode = m, .backend = backend::cuda});
+      expect_same_bits(got, expected, "exclusive_cumsum n=" + std::to_string(n) + " " + to_string(m));
+      std::vector<double> in_place = x;
+      cumsum(std::span<double>(in_place), {.mode = m, .backend = backend::cuda});
+      cumsum(std::span<const double>(x), std::span<double>(expected), {.mode = m});
+      expect_same_bits(in_place, expected, "in place n=" + std::to_string(n) + " " + to_string(m));
+    }
+  }
+  const std::vector<float> f = generate<float>(values::dynamic_range, 9000, 5);
+  const std::vector<std::uint64_t> offsets = {3, 3, 40, 5000, 8990};  // gaps before, between none, after
+  std::vector<float> expected(f.size(), 2.5f), got(f.size(), 2.5f);
+  cumsum(std::span<const float>(f), segments{offsets}, std::span<float>(expected));
+  cumsum(std::span<const float>(f), segments{offsets}, std::span<float>(got), on_gpu);
+  expect_same_bits(got, expected, "float segments");
+  std::vector<bfloat16> h(5000);
+  rng random(9);
+  for (auto& v : h) v = bfloat16{static_cast<std::uint16_t>((random.next() >> 48) & 0xbfffu)};
+  std::vector<float> wide(h.size()), wide_gpu(h.size());
+  exclusive_cumsum(std::span<const bfloat16>(h), std::span<float>(wide));
+  exclusive_cumsum(std::span<const bfloat16>(h), std::span<float>(wide_gpu), on_gpu);
+  expect_same_bits(wide_gpu, wide, "bfloat16 exclusive");
+  const std::vector<double> a = generate<double>(values::dynamic_range, 70 * 36, 21);
+  for (layout l : {layout::row_major, layout::column_major}) {
+    const matrix_view<double> view{a.data(), l == layout::row_major ? 70u : 33u, l == layout::row_major ? 33u : 70u, 36,
+                                   l};
+    for (int axis : {0, 1}) {
+      std::vector<double> cpu_out(70 * 33), gpu_out(70 * 33);
+      cumsum(view, axis, std::span<double>(cpu_out));
+      cumsum(view, axis, std::span<double>(gpu_out), on_gpu);
+      expect_same_bits(gpu_out, cpu_out, "axis " + std::to_string(axis));
+    }
+  }
+  const std::vector<std::int32_t> i = {5, -7, 2147483647, 2147483647, -3};
+  std::vector<std::int64_t> i_cpu(i.size()), i_gpu(i.size());
+  cumsum(std::span<const std::int32_t>(i), std::span<std::int64_t>(i_cpu));
+  cumsum(std::span<const std::int32_t>(i), std::span<std::int64_t>(i_gpu), on_gpu);
+  EXPECT_EQ(i_gpu, i_cpu);
+  const std::vector<std::int64_t> big = {std::numeric_limits<std::int64_t>::max(), 1};
+  std::vector<std::int64_t> big_out(2);
+  EXPECT_THROW(cumsum(std::span<const std::int64_t>(big), std::span<std::int64_t>(big_out), on_gpu), overflow_error);
+  // The pieces of one array stay on the CPU: the catalogue has no GPU row for them.
+  std::vector<scan_total<double>> totals(1);
+  EXPECT_THROW(cumsum_totals(std::span<const double>(a.data(), 10), std::span<scan_total<double>>(totals), on_gpu),
+               error);
 }
 
 }  // namespace
