@@ -272,16 +272,17 @@ TEST(Catalogue, ScansHaveNoPartialStateObjectAndNoGpuYet) {
 
 TEST(Catalogue, RefusalsSayWhereTheModeIsAvailable) {
   const std::vector<double> x = values<double>(10);
-  const std::vector<std::uint64_t> offsets = {0, 10};
+  const std::vector<std::uint32_t> keys(10, 0);
   std::vector<double> r(1);
   try {
-    sum(std::span<const double>(x), segments{offsets}, std::span<double>(r),
-        {.mode = mode::exact, .backend = backend::cuda});
-    FAIL() << "exact segments on backend cuda were accepted";
+    sum_by_key(std::span<const double>(x), std::span<const std::uint32_t>(keys), std::span<double>(r),
+               {.mode = mode::exact, .backend = backend::cuda});
+    FAIL() << "exact groups by key on backend cuda were accepted";
   } catch (const error& e) {
-    EXPECT_NE(std::string(e.what()).find("detred::sum: mode exact is not available on backend cuda for segments "
+    EXPECT_NE(std::string(e.what()).find("detred::sum_by_key: mode exact is not available on backend cuda for by_key "
                                          "(sum of float64 has it on backend cpu: array, segments, axis, by_key, "
-                                         "partial_state; on backend cuda: array, partial_state, pieces)"),
+                                         "partial_state; on backend cuda: array, segments, axis, partial_state, "
+                                         "pieces)"),
               std::string::npos)
         << e.what();
   }
@@ -301,6 +302,17 @@ TEST(Catalogue, ElementTypesAndNamesAgree) {
       catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cpu, call_shape::array));
   static_assert(
       !catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda, call_shape::array));
+  // Exact mode's batches on the GPU: segments and both axes, not groups by key or 16-bit floats.
+  static_assert(
+      catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda, call_shape::segments));
+  static_assert(
+      catalogue::supports(operation::mean, element_type::float32, mode::exact, backend::cuda, call_shape::axis));
+  static_assert(
+      catalogue::supports(operation::dot, element_type::float32, mode::exact, backend::cuda, call_shape::segments));
+  static_assert(
+      !catalogue::supports(operation::sum, element_type::float64, mode::exact, backend::cuda, call_shape::by_key));
+  static_assert(
+      !catalogue::supports(operation::sum, element_type::float16, mode::exact, backend::cuda, call_shape::segments));
   static_assert(
       catalogue::supports(operation::dot, element_type::bfloat16, mode::exact, backend::cpu, call_shape::array));
   static_assert(
