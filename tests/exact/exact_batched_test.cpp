@@ -585,10 +585,12 @@ TEST(ExactBatchedRefusals, StatsStillRefusesExactMode) {
                                 exact_mode);
                  }),
                  "detred::stats_by_key");
-  // The CUDA backend has no exact batches: the host calls say so.
-  const std::string cuda = message_of(
-      [&] { sum(v, segments{offsets}, std::span<double>(r), {.mode = mode::exact, .backend = backend::cuda}); });
-  EXPECT_NE(cuda.find("detred::sum: mode exact is not available on backend cuda"), std::string::npos) << cuda;
+  // The CUDA backend has no exact groups by key (its segments and axes have exact mode): the host call says so.
+  const std::string cuda = message_of([&] {
+    sum_by_key(v, std::span<const std::uint32_t>(keys), std::span<double>(r.data(), 1),
+               {.mode = mode::exact, .backend = backend::cuda});
+  });
+  EXPECT_NE(cuda.find("detred::sum_by_key: mode exact is not available on backend cuda"), std::string::npos) << cuda;
 }
 
 /// Invalid arguments give the same message in exact mode as in tree mode.
