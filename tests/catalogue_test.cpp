@@ -271,18 +271,16 @@ TEST(Catalogue, ScansHaveNoPartialStateObjectAndNoGpuYet) {
 }
 
 TEST(Catalogue, RefusalsSayWhereTheModeIsAvailable) {
-  const std::vector<double> x = values<double>(10);
-  const std::vector<std::uint32_t> keys(10, 0);
-  std::vector<double> r(1);
+  const std::vector<float16> x = values<float16>(10);
+  const std::vector<std::uint64_t> offsets = {0, 10};
+  std::vector<float> r(1);
   try {
-    sum_by_key(std::span<const double>(x), std::span<const std::uint32_t>(keys), std::span<double>(r),
-               {.mode = mode::exact, .backend = backend::cuda});
-    FAIL() << "exact groups by key on backend cuda were accepted";
+    sum(std::span<const float16>(x), segments{offsets}, std::span<float>(r),
+        {.mode = mode::exact, .backend = backend::cuda});
+    FAIL() << "exact segments of float16 on backend cuda were accepted";
   } catch (const error& e) {
-    EXPECT_NE(std::string(e.what()).find("detred::sum_by_key: mode exact is not available on backend cuda for by_key "
-                                         "(sum of float64 has it on backend cpu: array, segments, axis, by_key, "
-                                         "partial_state; on backend cuda: array, segments, axis, partial_state, "
-                                         "pieces)"),
+    EXPECT_NE(std::string(e.what()).find("detred::sum: mode exact is not available on backend cuda for segments "
+                                         "(sum of float16 has it on backend cpu: array, partial_state)"),
               std::string::npos)
         << e.what();
   }
@@ -302,7 +300,7 @@ TEST(Catalogue, ElementTypesAndNamesAgree) {
       catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cpu, call_shape::array));
   static_assert(
       !catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda, call_shape::array));
-  // Exact mode's batches on the GPU: segments and both axes, not groups by key or 16-bit floats.
+  // Exact mode's batches on the GPU: segments, both axes and groups by key, of float and double.
   static_assert(
       catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda, call_shape::segments));
   static_assert(
@@ -310,7 +308,7 @@ TEST(Catalogue, ElementTypesAndNamesAgree) {
   static_assert(
       catalogue::supports(operation::dot, element_type::float32, mode::exact, backend::cuda, call_shape::segments));
   static_assert(
-      !catalogue::supports(operation::sum, element_type::float64, mode::exact, backend::cuda, call_shape::by_key));
+      catalogue::supports(operation::sum, element_type::float64, mode::exact, backend::cuda, call_shape::by_key));
   static_assert(
       !catalogue::supports(operation::sum, element_type::float16, mode::exact, backend::cuda, call_shape::segments));
   static_assert(

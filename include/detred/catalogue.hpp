@@ -257,7 +257,7 @@ inline constexpr std::array entries = {
   entry{operation::sum,    floats,              of(call_shape::array),                                   both_backends, every_mode},
   entry{operation::sum,    halves,              of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
   entry{operation::sum,    floats,              host_batches | of(call_shape::partial_state),            cpu_only,      every_mode},
-  entry{operation::sum,    floats,              of(call_shape::segments, call_shape::axis, call_shape::partial_state, call_shape::pieces), cuda_only, every_mode},
+  entry{operation::sum,    floats,              host_batches | of(call_shape::partial_state, call_shape::pieces), cuda_only, every_mode},
   entry{operation::sum,    integers,            of(call_shape::array),                                   both_backends, every_mode},
   entry{operation::sum,    integers,            of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::dot,    floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},

@@ -150,12 +150,6 @@ std::span<const T> none() {
   return {};
 }
 
-/// f with the policy of opt.mode for `op` in call shape `shape`, after the catalogue's check.
-template <class T, class F>
-void with_checked_policy(const options& opt, operation op, call_shape shape, const char* what, F&& f) {
-  with_policy(checked_mode<T>(opt.mode, op, backend::cuda, shape, what), std::forward<F>(f));
-}
-
 /// f with the operator of O over T in opt.mode (the canonical order's, or exact mode's) in call shape `shape`, after
 /// the catalogue's check.
 template <class T, operation O, class F>
@@ -212,20 +206,20 @@ void with_checked_operator(const options& opt, call_shape shape, const char* wha
     axis_on_device<order::moments_op<T>>(a, axis, r, opt, operation::stats, "detred::cuda::stats");                   \
   }                                                                                                                   \
   void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& opt) {       \
-    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
-                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, true); });            \
+    with_checked_operator<T, operation::sum>(opt, call_shape::by_key, "detred::cuda::sum_by_key",                     \
+                                             [&]<class Op>() { by_key_on_device<Op>(v, k, r, opt, true); });          \
   }                                                                                                                   \
   void sum_by_key(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& opt) {        \
-    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
-                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, true); });            \
+    with_checked_operator<T, operation::sum>(opt, call_shape::by_key, "detred::cuda::sum_by_key",                     \
+                                             [&]<class Op>() { by_key_on_device<Op>(v, k, r, opt, true); });          \
   }                                                                                                                   \
   void sum_by_key_async(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& opt) { \
-    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
-                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, false); });           \
+    with_checked_operator<T, operation::sum>(opt, call_shape::by_key, "detred::cuda::sum_by_key",                     \
+                                             [&]<class Op>() { by_key_on_device<Op>(v, k, r, opt, false); });         \
   }                                                                                                                   \
   void sum_by_key_async(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& opt) {  \
-    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
-                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, false); });           \
+    with_checked_operator<T, operation::sum>(opt, call_shape::by_key, "detred::cuda::sum_by_key",                     \
+                                             [&]<class Op>() { by_key_on_device<Op>(v, k, r, opt, false); });         \
   }
 
 DETRED_CUDA_BATCHED(double)

@@ -438,26 +438,39 @@ char* reserve_scratch(workspace& ws, std::uint64_t bytes, stream_t stream) {
   return static_cast<char*>(s.partials);
 }
 
+/// The scratch of a call over contiguous lines: its counters, the accumulators of the lines of several items and
+/// the list of long lines, with their bounds. Lines within the values are disjoint (segments) or one length apart
+/// at least (rows): at most extent / (limit + 1) of them pass a limit. Rows are known on the host.
+struct lines_scratch {
+  std::uint64_t long_cap, accumulator_cap, item_bound;
+  std::uint64_t work_bytes, accumulator_bytes, list_bytes;
+
+  /// Rows (no offsets) of `length` elements each, or segments (length unused).
+  lines_scratch(std::uint64_t extent, bool rows, std::uint64_t length, std::uint64_t count) {
+    long_cap = rows ? (length > warp_line_limit ? count : 0) : extent / (warp_line_limit + 1) + 1;
+    accumulator_cap = rows ? (length > item_elements ? count : 0) : extent / (item_elements + 1) + 1;
+    item_bound = extent / item_elements + long_cap;
+    work_bytes = aligned(sizeof(line_work));
+    accumulator_bytes = aligned(accumulator_cap * sizeof(line_accumulator));
+    list_bytes = aligned(long_cap * sizeof(long_line));
+  }
+  std::uint64_t bytes() const { return work_bytes + accumulator_bytes + list_bytes; }
+};
+
 template <exact_kind Kind, class T>
 void launch_lines(const T* x, const T* y, std::uint64_t extent, const device_lines& lines, std::uint64_t count,
-                  exact::finish f, T* results, workspace& ws, stream_t stream) {
+                  exact::finish f, T* results, char* scratch, stream_t stream) {
   if (count > 0xffffffffull) throw error("CUDA exact batch: more than 2^32 - 1 lines");
-  const bool rows = lines.offsets == nullptr;
-  // Lines within the values are disjoint (segments) or one length apart at least (rows): at most extent / (limit + 1)
-  // of them pass a limit. Rows are known on the host.
-  const std::uint64_t long_cap =
-      rows ? (lines.length > warp_line_limit ? count : 0) : extent / (warp_line_limit + 1) + 1;
-  const std::uint64_t accumulator_cap =
-      rows ? (lines.length > item_elements ? count : 0) : extent / (item_elements + 1) + 1;
-  const std::uint64_t item_bound = extent / item_elements + long_cap;
+  const lines_scratch sizes(extent, lines.offsets == nullptr, lines.length, count);
+  const std::uint64_t long_cap = sizes.long_cap;
+  const std::uint64_t accumulator_cap = sizes.accumulator_cap;
+  const std::uint64_t item_bound = sizes.item_bound;
   if (long_cap >= (std::uint64_t{1} << (64 - item_bits)) || item_bound > item_mask) {
     throw error("CUDA exact batch: operands of " + std::to_string(extent) +
                 " elements are more than a batch can address");
   }
-  const std::uint64_t work_bytes = aligned(sizeof(line_work));
-  const std::uint64_t accumulator_bytes = aligned(accumulator_cap * sizeof(line_accumulator));
-  const std::uint64_t list_bytes = aligned(long_cap * sizeof(long_line));
-  char* const scratch = reserve_scratch(ws, work_bytes + accumulator_bytes + list_bytes, stream);
+  const std::uint64_t work_bytes = sizes.work_bytes;
+  const std::uint64_t accumulator_bytes = sizes.accumulator_bytes;
   auto* const work = reinterpret_cast<line_work*>(scratch);
   auto* const accumulators = reinterpret_cast<line_accumulator*>(scratch + work_bytes);
   auto* const long_lines = reinterpret_cast<long_line*>(scratch + work_bytes + accumulator_bytes);
@@ -516,18 +529,35 @@ void launch_columns(const T* x, std::uint64_t length, std::uint64_t stride, std:
 
 }  // namespace
 
+std::uint64_t exact_lines_scratch_bytes(std::uint64_t extent, const device_lines& lines, std::uint64_t count) {
+  return lines_scratch(extent, lines.offsets == nullptr, lines.length, count).bytes();
+}
+
+std::uint64_t exact_segments_scratch_bytes(std::uint64_t extent, std::uint64_t count) {
+  return lines_scratch(extent, false, 0, count).bytes();
+}
+
+template <class T>
+void enqueue_exact_lines_in(exact_kind kind, exact::finish f, const T* x, const T* y, std::uint64_t extent,
+                            const device_lines& lines, std::uint64_t count, T* results, char* scratch,
+                            stream_t stream) {
+  if (count == 0) return;
+  switch (kind) {
+    case exact_kind::sum:
+      return launch_lines<exact_kind::sum, T>(x, x, extent, lines, count, f, results, scratch, stream);
+    case exact_kind::asum:
+      return launch_lines<exact_kind::asum, T>(x, x, extent, lines, count, f, results, scratch, stream);
+    case exact_kind::dot:
+      return launch_lines<exact_kind::dot, T>(x, y, extent, lines, count, f, results, scratch, stream);
+  }
+}
+
 template <class T>
 void enqueue_exact_lines(exact_kind kind, exact::finish f, const T* x, const T* y, std::uint64_t extent,
                          const device_lines& lines, std::uint64_t count, T* results, workspace& ws, stream_t stream) {
   if (count == 0) return;
-  switch (kind) {
-    case exact_kind::sum:
-      return launch_lines<exact_kind::sum, T>(x, x, extent, lines, count, f, results, ws, stream);
-    case exact_kind::asum:
-      return launch_lines<exact_kind::asum, T>(x, x, extent, lines, count, f, results, ws, stream);
-    case exact_kind::dot:
-      return launch_lines<exact_kind::dot, T>(x, y, extent, lines, count, f, results, ws, stream);
-  }
+  enqueue_exact_lines_in<T>(kind, f, x, y, extent, lines, count, results,
+                            reserve_scratch(ws, exact_lines_scratch_bytes(extent, lines, count), stream), stream);
 }
 
 template <class T>
@@ -545,6 +575,10 @@ void enqueue_exact_strided_lines(exact_kind kind, exact::finish f, const T* x, s
   }
 }
 
+template void enqueue_exact_lines_in<double>(exact_kind, exact::finish, const double*, const double*, std::uint64_t,
+                                             const device_lines&, std::uint64_t, double*, char*, stream_t);
+template void enqueue_exact_lines_in<float>(exact_kind, exact::finish, const float*, const float*, std::uint64_t,
+                                            const device_lines&, std::uint64_t, float*, char*, stream_t);
 template void enqueue_exact_lines<double>(exact_kind, exact::finish, const double*, const double*, std::uint64_t,
                                           const device_lines&, std::uint64_t, double*, workspace&, stream_t);
 template void enqueue_exact_lines<float>(exact_kind, exact::finish, const float*, const float*, std::uint64_t,

@@ -45,6 +45,15 @@ template <class T>
 void enqueue_exact_lines(exact_kind kind, exact::finish f, const T* x, const T* y, std::uint64_t extent,
                          const device_lines& lines, std::uint64_t count, T* results, workspace& ws, stream_t stream);
 
+/// Bytes of scratch enqueue_exact_lines_in takes for these lines, and enqueue_exact_lines with its scratch given
+/// (for callers that carve the workspace's partial buffer themselves: groups by key, after their sort).
+std::uint64_t exact_lines_scratch_bytes(std::uint64_t extent, const device_lines& lines, std::uint64_t count);
+/// exact_lines_scratch_bytes of `count` segments (any offsets) of operands of `extent` elements.
+std::uint64_t exact_segments_scratch_bytes(std::uint64_t extent, std::uint64_t count);
+template <class T>
+void enqueue_exact_lines_in(exact_kind kind, exact::finish f, const T* x, const T* y, std::uint64_t extent,
+                            const device_lines& lines, std::uint64_t count, T* results, char* scratch, stream_t stream);
+
 /// The same over strided lines: line t is x[t], x[t + stride], ..., `length` elements (t < count); the products of
 /// kind dot are squares (y = x).
 template <class T>

@@ -384,7 +384,51 @@ TYPED_TEST(GpuExactBatched, BackToBackCallsOnOneStreamAndWorkspace) {
   DETRED_CUDA_OK(cudaStreamDestroy(stream));
 }
 
-/// What exact mode still refuses on the GPU's batches: 16-bit floats and groups by key.
+/// Groups by key: the device calls (synchronous, and _async on a stream; uint32 and int64 keys) and the host call
+/// with backend::cuda against the CPU's exact sum_by_key: uniform and skewed keys (a hot bin of many items), empty
+/// bins (-0.0), every value class.
+TYPED_TEST(GpuExactBatched, GroupsByKeyEqualTheCpu) {
+  using T = TypeParam;
+  cuda::workspace ws;
+  cudaStream_t stream = nullptr;
+  DETRED_CUDA_OK(cudaStreamCreate(&stream));
+  std::uint64_t seed = 40;
+  for (const auto& [n, bins] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+           {1, 1}, {1000, 7}, {100003, 7}, {300007, 1000}, {50000, 70000}, {0, 3}}) {
+    for (bool skewed : {false, true}) {
+      for (values v : {values::uniform, values::ill_conditioned, values::with_nan, values::negative_zeros}) {
+        const std::vector<T> x = generate<T>(v, n, ++seed);
+        const std::vector<std::uint32_t> keys = random_keys<std::uint32_t>(n, bins, skewed, ++seed);
+        const std::vector<std::int64_t> wide(keys.begin(), keys.end());
+        const std::string what = std::to_string(n) + " values, " + std::to_string(bins) + " bins" +
+                                 (skewed ? " skewed " : " uniform ") + name(v);
+        std::vector<T> expected(bins);
+        sum_by_key(std::span<const T>(x), std::span<const std::uint32_t>(keys), std::span<T>(expected),
+                   {.mode = mode::exact, .backend = backend::cpu});
+        const on_device<T> dx(x);
+        const on_device<std::uint32_t> dkeys(keys);
+        const on_device<std::int64_t> dwide(wide);
+        device_array<T> out(bins);
+        ASSERT_TRUE(out.ok());
+        const options gpu{.mode = mode::exact, .stream = stream, .workspace = &ws};
+        cuda::sum_by_key(dx.span(n), dkeys.span(n), std::span<T>(out.data(), bins), gpu);
+        expect_same_lines(fetch(out, bins, stream), expected, what + " (device, uint32 keys)");
+        cuda::sum_by_key_async(dx.span(n), dwide.span(n), std::span<T>(out.data(), bins), gpu);
+        expect_same_lines(fetch(out, bins, stream), expected, what + " (device async, int64 keys)");
+        EXPECT_NO_THROW(cuda::synchronize(gpu)) << what;
+        std::vector<T> host(bins);
+        sum_by_key(std::span<const T>(x), std::span<const std::int64_t>(wide), std::span<T>(host),
+                   {.mode = mode::exact, .backend = backend::cuda});
+        expect_same_lines(host, expected, what + " (host memory, backend::cuda)");
+        gpu_inputs() += 1;
+      }
+    }
+  }
+  DETRED_CUDA_OK(cudaStreamDestroy(stream));
+}
+
+/// What exact mode still refuses on the GPU's batches: 16-bit floats; and a key that is not a bin is reported as
+/// in the other modes.
 TEST_F(Gpu, ExactBatchedRefusals) {
   device_array<float16> h(4);
   device_array<float> r(1);
@@ -401,11 +445,17 @@ TEST_F(Gpu, ExactBatchedRefusals) {
     EXPECT_NE(std::string(e.what()).find("mode exact is not available"), std::string::npos) << e.what();
   }
   const std::vector<double> ones(4, 1.0);
-  const std::vector<std::uint32_t> keys(4, 0);
-  std::vector<double> bins(1);
-  EXPECT_THROW(sum_by_key(std::span<const double>(ones), std::span<const std::uint32_t>(keys), std::span<double>(bins),
-                          {.mode = mode::exact, .backend = backend::cuda}),
-               error);
+  const std::vector<std::uint32_t> keys = {0, 0, 5, 0};
+  const on_device<double> dv(ones);
+  const on_device<std::uint32_t> dk(keys);
+  device_array<double> bins(2);
+  ASSERT_TRUE(bins.ok());
+  try {
+    cuda::sum_by_key(dv.span(4), dk.span(4), std::span<double>(bins.data(), 2), exact);
+    ADD_FAILURE() << "a key that is not a bin was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("index 2"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
