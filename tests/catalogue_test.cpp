@@ -278,17 +278,16 @@ TEST(Catalogue, ScansHaveNoPartialStateObjectAndTheirPiecesStayOnTheCpu) {
 }
 
 TEST(Catalogue, RefusalsSayWhereTheModeIsAvailable) {
-  const std::vector<double> x = values<double>(10);
+  const std::vector<float16> x = values<float16>(10);
   const std::vector<std::uint64_t> offsets = {0, 10};
-  std::vector<double> r(1);
+  std::vector<float> r(1);
   try {
-    sum(std::span<const double>(x), segments{offsets}, std::span<double>(r),
+    sum(std::span<const float16>(x), segments{offsets}, std::span<float>(r),
         {.mode = mode::exact, .backend = backend::cuda});
-    FAIL() << "exact segments on backend cuda were accepted";
+    FAIL() << "exact segments of float16 on backend cuda were accepted";
   } catch (const error& e) {
     EXPECT_NE(std::string(e.what()).find("detred::sum: mode exact is not available on backend cuda for segments "
-                                         "(sum of float64 has it on backend cpu: array, segments, axis, by_key, "
-                                         "partial_state; on backend cuda: array, partial_state, pieces)"),
+                                         "(sum of float16 has it on backend cpu: array, partial_state)"),
               std::string::npos)
         << e.what();
   }
@@ -308,6 +307,17 @@ TEST(Catalogue, ElementTypesAndNamesAgree) {
       catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cpu, call_shape::array));
   static_assert(
       !catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda, call_shape::array));
+  // Exact mode's batches on the GPU: segments, both axes and groups by key, of float and double.
+  static_assert(
+      catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda, call_shape::segments));
+  static_assert(
+      catalogue::supports(operation::mean, element_type::float32, mode::exact, backend::cuda, call_shape::axis));
+  static_assert(
+      catalogue::supports(operation::dot, element_type::float32, mode::exact, backend::cuda, call_shape::segments));
+  static_assert(
+      catalogue::supports(operation::sum, element_type::float64, mode::exact, backend::cuda, call_shape::by_key));
+  static_assert(
+      !catalogue::supports(operation::sum, element_type::float16, mode::exact, backend::cuda, call_shape::segments));
   static_assert(
       catalogue::supports(operation::dot, element_type::bfloat16, mode::exact, backend::cpu, call_shape::array));
   static_assert(

@@ -35,6 +35,7 @@
 #include "batch_enqueue.hpp"
 #include "core/operators.hpp"
 #include "cuda_check.hpp"
+#include "exact_enqueue.hpp"
 #include "leaf_pass.cuh"
 #include "pending_errors.hpp"
 #include "workspace_state.hpp"
@@ -1032,6 +1033,13 @@ template <class Op, class Key>
 void reduce_by_key(const typename Op::input* values, const Key* keys, std::uint64_t n, std::uint64_t bins,
                    typename Op::result* results, workspace& ws, stream_t stream) {
   using T = typename Op::input;
+  // The groups' segments are reduced by the canonical order's kernels, or by exact mode's (exact_batch.cu).
+  std::uint64_t lines_bytes = 0;
+  if constexpr (exact::is_exact_op<Op>) {
+    lines_bytes = exact_segments_scratch_bytes(n, bins);
+  } else {
+    lines_bytes = lines_scratch_bytes<Op>(n, bins);
+  }
   if (n == 0 && bins == 0) return;
   if (n > 0x7fffffffull) throw error("CUDA sum_by_key: more than 2^31 - 1 values");
   if (bins > 0xffffffffull) throw error("CUDA sum_by_key: more than 2^32 - 1 bins");
@@ -1049,9 +1057,7 @@ void reduce_by_key(const typename Op::input* values, const Key* keys, std::uint6
   const std::uint64_t values_bytes = aligned(n * sizeof(T));
   const std::uint64_t narrow_bytes = std::is_same_v<Key, std::uint32_t> ? 0 : keys_bytes;
   char* const scratch = reserve_scratch(
-      ws,
-      offsets_bytes + keys_bytes + values_bytes + aligned(sort_bytes) + lines_scratch_bytes<Op>(n, bins) + narrow_bytes,
-      stream);
+      ws, offsets_bytes + keys_bytes + values_bytes + aligned(sort_bytes) + lines_bytes + narrow_bytes, stream);
   auto* const offsets = reinterpret_cast<std::uint64_t*>(scratch);
   auto* const sorted_keys = reinterpret_cast<std::uint32_t*>(scratch + offsets_bytes);
   auto* const sorted_values = reinterpret_cast<T*>(scratch + offsets_bytes + keys_bytes);
@@ -1063,7 +1069,7 @@ void reduce_by_key(const typename Op::input* values, const Key* keys, std::uint6
   if constexpr (std::is_same_v<Key, std::uint32_t>) {
     narrow_keys = keys;
   } else {
-    auto* const to = reinterpret_cast<std::uint32_t*>(lines_scratch + lines_scratch_bytes<Op>(n, bins));
+    auto* const to = reinterpret_cast<std::uint32_t*>(lines_scratch + lines_bytes);
     enqueue_narrow_keys(keys, to, n, bins, pending, stream);
     narrow_keys = to;
   }
@@ -1078,8 +1084,13 @@ void reduce_by_key(const typename Op::input* values, const Key* keys, std::uint6
   group_offsets<<<static_cast<unsigned>(offset_blocks < 65535 ? offset_blocks : 65535), batch_block, 0, stream>>>(
       sorted_keys, n, bins, offsets);
   check(cudaGetLastError(), "group offsets launch");
-  enqueue_lines_in<Op>(order::operands<Op>{{sorted_values}, 0}, n, {.offsets = offsets}, bins, results, lines_scratch,
-                       stream);
+  if constexpr (exact::is_exact_op<Op>) {
+    enqueue_exact_lines_in<T>(exact_kind::sum, Op::finishes, sorted_values, sorted_values, n, {.offsets = offsets},
+                              bins, results, lines_scratch, stream);
+  } else {
+    enqueue_lines_in<Op>(order::operands<Op>{{sorted_values}, 0}, n, {.offsets = offsets}, bins, results, lines_scratch,
+                         stream);
+  }
 }
 
 // The kernels of every batched operator.
@@ -1097,6 +1108,7 @@ struct instantiate_by_key {
 };
 template struct instantiate_by_key<
     order::sum_op<double, order::plain_sums>, order::sum_op<double, order::compensated_sums>,
-    order::sum_op<float, order::plain_sums>, order::sum_op<float, order::compensated_sums>>;
+    order::sum_op<float, order::plain_sums>, order::sum_op<float, order::compensated_sums>,
+    exact_operator_t<operation::sum, double>, exact_operator_t<operation::sum, float>>;
 
 }  // namespace detred::cuda::detail

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The batched CUDA entry points (detred/cuda.hpp) and the backend seam of the batched host calls with
-// backend::cuda: argument checks, then batch.cu's enqueue functions.
+// backend::cuda: argument checks, then batch.cu's enqueue functions (the canonical order's operators) or
+// exact_batch.cu's (exact mode's).
 #include <cstdint>
 #include <span>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include <cuda_runtime_api.h>
@@ -18,11 +20,63 @@
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
 #include "device_copy.hpp"
+#include "exact_enqueue.hpp"
 #include "pending_errors.hpp"
 #include "workspace_state.hpp"
 
 namespace detred {
 namespace cuda {
+namespace detail {
+
+/// True for the exact operators the GPU's batched kernels take: those over double and float.
+template <class Op>
+inline constexpr bool exact_on_gpu = exact::is_exact_op<Op> && (std::is_same_v<typename Op::input, double> ||
+                                                                std::is_same_v<typename Op::input, float>);
+
+/// The exact kernels' kind of an exact operator's terms: a sum of squares is the dot product of x with itself.
+template <class Op>
+inline constexpr exact_kind exact_kind_of = Op::adds == exact::terms::values       ? exact_kind::sum
+                                            : Op::adds == exact::terms::magnitudes ? exact_kind::asum
+                                                                                   : exact_kind::dot;
+
+/// Refuses an exact operator the GPU has no batched kernel for (16-bit floats, which the catalogue refuses first).
+[[noreturn]] inline void no_exact_kernel(element_type t) {
+  throw error(std::string("the CUDA backend has no batched exact mode for ") + to_string(t) + " elements");
+}
+
+/// enqueue_lines for every batched operator: the canonical order's (batch.cu) or exact mode's (exact_batch.cu).
+template <class Op>
+void enqueue_any_lines(const order::operands<Op>& x, std::uint64_t extent, const device_lines& lines,
+                       std::uint64_t count, typename Op::result* results, workspace& ws, stream_t stream) {
+  if constexpr (exact_on_gpu<Op>) {
+    using T = typename Op::input;
+    const T* y = Op::adds == exact::terms::products ? x.data[Op::arity - 1] : x.data[0];
+    enqueue_exact_lines<T>(exact_kind_of<Op>, Op::finishes, x.data[0], y, extent, lines, count, results, ws, stream);
+  } else if constexpr (exact::is_exact_op<Op>) {
+    no_exact_kernel(element_type_of<typename Op::input>());
+  } else {
+    enqueue_lines<Op>(x, extent, lines, count, results, ws, stream);
+  }
+}
+
+/// enqueue_strided_lines for every batched operator.
+template <class Op>
+void enqueue_any_strided_lines(const order::operands<Op>& x, std::uint64_t length, std::uint64_t stride,
+                               std::uint64_t count, typename Op::result* results, workspace& ws, stream_t stream) {
+  if constexpr (exact_on_gpu<Op> && Op::arity == 2) {
+    throw error("CUDA batch: strided lines of two operands are not available");
+  } else if constexpr (exact_on_gpu<Op>) {
+    enqueue_exact_strided_lines<typename Op::input>(exact_kind_of<Op>, Op::finishes, x.data[0], length, stride, count,
+                                                    results, ws, stream);
+  } else if constexpr (exact::is_exact_op<Op>) {
+    no_exact_kernel(element_type_of<typename Op::input>());
+  } else {
+    enqueue_strided_lines<Op>(x, length, stride, count, results, ws, stream);
+  }
+}
+
+}  // namespace detail
+
 namespace {
 
 using detail::check;
@@ -47,8 +101,8 @@ void segments_on_device(std::span<const typename Op::input> x, std::span<const t
     detail::enqueue_check_nonempty(s.offsets.data(), results.size(), op, detail::workspace_access::of(ws).pending,
                                    opt.stream);
   }
-  detail::enqueue_lines<Op>(operands, x.size(), {.offsets = s.offsets.data()}, results.size(), results.data(), ws,
-                            opt.stream);
+  detail::enqueue_any_lines<Op>(operands, x.size(), {.offsets = s.offsets.data()}, results.size(), results.data(), ws,
+                                opt.stream);
 }
 
 template <class Op>
@@ -66,10 +120,10 @@ void axis_on_device(const matrix_view<typename Op::input>& a, int axis, std::spa
   check_device(ws);
   const order::operands<Op> x{{a.data}, 0};
   if (l.contiguous) {
-    detail::enqueue_lines<Op>(x, extent_of(a), {.stride = l.stride, .length = l.length}, l.count, results.data(), ws,
-                              opt.stream);
+    detail::enqueue_any_lines<Op>(x, extent_of(a), {.stride = l.stride, .length = l.length}, l.count, results.data(),
+                                  ws, opt.stream);
   } else {
-    detail::enqueue_strided_lines<Op>(x, l.length, l.stride, l.count, results.data(), ws, opt.stream);
+    detail::enqueue_any_strided_lines<Op>(x, l.length, l.stride, l.count, results.data(), ws, opt.stream);
   }
 }
 
@@ -97,32 +151,33 @@ std::span<const T> none() {
   return {};
 }
 
-/// f with the policy of opt.mode for `op` in call shape `shape`, after the catalogue's check.
-template <class T, class F>
-void with_checked_policy(const options& opt, operation op, call_shape shape, const char* what, F&& f) {
-  with_policy(checked_mode<T>(opt.mode, op, backend::cuda, shape, what), std::forward<F>(f));
+/// f with the operator of O over T in opt.mode (the canonical order's, or exact mode's) in call shape `shape`, after
+/// the catalogue's check.
+template <class T, operation O, class F>
+void with_checked_operator(const options& opt, call_shape shape, const char* what, F&& f) {
+  with_operator<T, O>(checked_mode<T>(opt.mode, O, backend::cuda, shape, what), std::forward<F>(f));
 }
 
 }  // namespace
 
-#define DETRED_CUDA_POLICY_SEGMENTS(T, R, name, op_template)                                                          \
-  void name##_async(std::span<const T> v, segments s, std::span<R> r, const options& opt) {                           \
-    with_checked_policy<T>(opt, operation::name, call_shape::segments, "detred::cuda::" #name, [&]<class P>() {       \
-      segments_on_device<order::op_template<T, P>>(v, none<T>(), s, r, opt, operation::name, "detred::cuda::" #name); \
-    });                                                                                                               \
-  }                                                                                                                   \
-  void name##_async(matrix_view<T> a, int axis, std::span<R> r, const options& opt) {                                 \
-    with_checked_policy<T>(opt, operation::name, call_shape::axis, "detred::cuda::" #name, [&]<class P>() {           \
-      axis_on_device<order::op_template<T, P>>(a, axis, r, opt, operation::name, "detred::cuda::" #name);             \
-    });                                                                                                               \
+#define DETRED_CUDA_MODE_SEGMENTS(T, R, name)                                                                      \
+  void name##_async(std::span<const T> v, segments s, std::span<R> r, const options& opt) {                        \
+    with_checked_operator<T, operation::name>(opt, call_shape::segments, "detred::cuda::" #name, [&]<class Op>() { \
+      segments_on_device<Op>(v, none<T>(), s, r, opt, operation::name, "detred::cuda::" #name);                    \
+    });                                                                                                            \
+  }                                                                                                                \
+  void name##_async(matrix_view<T> a, int axis, std::span<R> r, const options& opt) {                              \
+    with_checked_operator<T, operation::name>(opt, call_shape::axis, "detred::cuda::" #name, [&]<class Op>() {     \
+      axis_on_device<Op>(a, axis, r, opt, operation::name, "detred::cuda::" #name);                                \
+    });                                                                                                            \
   }
 #define DETRED_CUDA_BATCHED(T)                                                                                        \
-  DETRED_CUDA_POLICY_SEGMENTS(T, T, sum, sum_op)                                                                      \
-  DETRED_CUDA_POLICY_SEGMENTS(T, T, asum, asum_op)                                                                    \
-  DETRED_CUDA_POLICY_SEGMENTS(T, T, nrm2, nrm2_op)                                                                    \
+  DETRED_CUDA_MODE_SEGMENTS(T, T, sum)                                                                                \
+  DETRED_CUDA_MODE_SEGMENTS(T, T, asum)                                                                               \
+  DETRED_CUDA_MODE_SEGMENTS(T, T, nrm2)                                                                               \
   void dot_async(std::span<const T> x, std::span<const T> y, segments s, std::span<T> r, const options& opt) {        \
-    with_checked_policy<T>(opt, operation::dot, call_shape::segments, "detred::cuda::dot", [&]<class P>() {           \
-      segments_on_device<order::dot_op<T, P>>(x, y, s, r, opt, operation::dot, "detred::cuda::dot");                  \
+    with_checked_operator<T, operation::dot>(opt, call_shape::segments, "detred::cuda::dot", [&]<class Op>() {        \
+      segments_on_device<Op>(x, y, s, r, opt, operation::dot, "detred::cuda::dot");                                   \
     });                                                                                                               \
   }                                                                                                                   \
   void min_async(std::span<const T> v, segments s, std::span<T> r, const options& opt) {                              \
@@ -152,29 +207,29 @@ void with_checked_policy(const options& opt, operation op, call_shape shape, con
     axis_on_device<order::moments_op<T>>(a, axis, r, opt, operation::stats, "detred::cuda::stats");                   \
   }                                                                                                                   \
   void sum_by_key(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& opt) {       \
-    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
-                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, true); });            \
+    with_checked_operator<T, operation::sum>(opt, call_shape::by_key, "detred::cuda::sum_by_key",                     \
+                                             [&]<class Op>() { by_key_on_device<Op>(v, k, r, opt, true); });          \
   }                                                                                                                   \
   void sum_by_key(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& opt) {        \
-    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
-                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, true); });            \
+    with_checked_operator<T, operation::sum>(opt, call_shape::by_key, "detred::cuda::sum_by_key",                     \
+                                             [&]<class Op>() { by_key_on_device<Op>(v, k, r, opt, true); });          \
   }                                                                                                                   \
   void sum_by_key_async(std::span<const T> v, std::span<const std::uint32_t> k, std::span<T> r, const options& opt) { \
-    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
-                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, false); });           \
+    with_checked_operator<T, operation::sum>(opt, call_shape::by_key, "detred::cuda::sum_by_key",                     \
+                                             [&]<class Op>() { by_key_on_device<Op>(v, k, r, opt, false); });         \
   }                                                                                                                   \
   void sum_by_key_async(std::span<const T> v, std::span<const std::int64_t> k, std::span<T> r, const options& opt) {  \
-    with_checked_policy<T>(opt, operation::sum, call_shape::by_key, "detred::cuda::sum_by_key",                       \
-                           [&]<class P>() { by_key_on_device<order::sum_op<T, P>>(v, k, r, opt, false); });           \
+    with_checked_operator<T, operation::sum>(opt, call_shape::by_key, "detred::cuda::sum_by_key",                     \
+                                             [&]<class Op>() { by_key_on_device<Op>(v, k, r, opt, false); });         \
   }
 
 DETRED_CUDA_BATCHED(double)
 DETRED_CUDA_BATCHED(float)
 // 16-bit floats: the sum only, in float.
-DETRED_CUDA_POLICY_SEGMENTS(float16, float, sum, sum_op)
-DETRED_CUDA_POLICY_SEGMENTS(bfloat16, float, sum, sum_op)
+DETRED_CUDA_MODE_SEGMENTS(float16, float, sum)
+DETRED_CUDA_MODE_SEGMENTS(bfloat16, float, sum)
 #undef DETRED_CUDA_BATCHED
-#undef DETRED_CUDA_POLICY_SEGMENTS
+#undef DETRED_CUDA_MODE_SEGMENTS
 
 }  // namespace cuda
 
@@ -196,7 +251,7 @@ void reduce_lines_on_device(const order::operands<Op>& x, std::uint64_t extent, 
   const device_copy offsets(lines.offsets, lines.offsets != nullptr ? (count + 1) * sizeof(std::uint64_t) : 0);
   const device_copy out(nullptr, count * sizeof(R));
   cuda::workspace ws;
-  cuda::detail::enqueue_lines<Op>(
+  cuda::detail::enqueue_any_lines<Op>(
       on_device, extent, {.offsets = offsets.as<const std::uint64_t>(), .stride = lines.stride, .length = lines.length},
       count, out.as<R>(), ws, nullptr);
   if (count > 0)
@@ -211,36 +266,22 @@ void reduce_strided_lines_on_device(const order::operands<Op>& x, std::uint64_t 
   const device_copy in(x.data[0], extent * sizeof(I));
   const device_copy out(nullptr, count * sizeof(R));
   cuda::workspace ws;
-  cuda::detail::enqueue_strided_lines<Op>(order::operands<Op>{{in.as<const I>()}, 0}, length, stride, count,
-                                          out.as<R>(), ws, nullptr);
+  cuda::detail::enqueue_any_strided_lines<Op>(order::operands<Op>{{in.as<const I>()}, 0}, length, stride, count,
+                                              out.as<R>(), ws, nullptr);
   if (count > 0)
     check(cudaMemcpy(results, out.as<R>(), count * sizeof(R), cudaMemcpyDeviceToHost), "cudaMemcpy (batch results)");
-}
-
-/// The GPU has no batched kernel for exact mode's operators yet: the catalogue lists their batches on the CPU only,
-/// so the front door refuses them before they come here.
-[[noreturn]] inline void no_exact_batches() {
-  throw error("the CUDA backend has no batched form of mode exact (docs/exact.md): use the CPU backend");
 }
 
 template <class Op>
 void reduce_lines_host(const order::operands<Op>& x, std::uint64_t extent, const line_set& lines, std::uint64_t count,
                        typename Op::result* results) {
-  if constexpr (exact::is_exact_op<Op>) {
-    no_exact_batches();
-  } else {
-    reduce_lines_on_device<Op>(x, extent, lines, count, results);
-  }
+  reduce_lines_on_device<Op>(x, extent, lines, count, results);
 }
 
 template <class Op>
 void reduce_strided_lines_host(const order::operands<Op>& x, std::uint64_t extent, std::uint64_t length,
                                std::uint64_t stride, std::uint64_t count, typename Op::result* results) {
-  if constexpr (exact::is_exact_op<Op>) {
-    no_exact_batches();
-  } else {
-    reduce_strided_lines_on_device<Op>(x, extent, length, stride, count, results);
-  }
+  reduce_strided_lines_on_device<Op>(x, extent, length, stride, count, results);
 }
 
 template <class List>

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "batch_enqueue.hpp"
 #include "detred/cuda.hpp"
 #include "detred/exact/exact_ops.hpp"
 #include "detred/exact/superaccumulator.hpp"
@@ -34,5 +35,29 @@ struct exact_output {
 template <class T>
 void enqueue_exact(exact_kind kind, const T* x, const T* y, std::uint64_t n, void* accumulator, exact_output<T> out,
                    stream_t stream);
+
+/// Enqueues exact mode over many lines of device operands holding `extent` elements each (exact_batch.cu), for
+/// T = double or float: results[k] (device memory) = the exact value of line k's terms (x's values, magnitudes, or
+/// products with y: y = x for a sum of squares) finished by f with the line's length as the count, rounded once.
+/// Bit for bit the CPU's exact batched call. The scratch comes from the workspace's partial buffer (grown in stream
+/// order). Throws detred::error if a launch fails.
+template <class T>
+void enqueue_exact_lines(exact_kind kind, exact::finish f, const T* x, const T* y, std::uint64_t extent,
+                         const device_lines& lines, std::uint64_t count, T* results, workspace& ws, stream_t stream);
+
+/// Bytes of scratch enqueue_exact_lines_in takes for these lines, and enqueue_exact_lines with its scratch given
+/// (for callers that carve the workspace's partial buffer themselves: groups by key, after their sort).
+std::uint64_t exact_lines_scratch_bytes(std::uint64_t extent, const device_lines& lines, std::uint64_t count);
+/// exact_lines_scratch_bytes of `count` segments (any offsets) of operands of `extent` elements.
+std::uint64_t exact_segments_scratch_bytes(std::uint64_t extent, std::uint64_t count);
+template <class T>
+void enqueue_exact_lines_in(exact_kind kind, exact::finish f, const T* x, const T* y, std::uint64_t extent,
+                            const device_lines& lines, std::uint64_t count, T* results, char* scratch, stream_t stream);
+
+/// The same over strided lines: line t is x[t], x[t + stride], ..., `length` elements (t < count); the products of
+/// kind dot are squares (y = x).
+template <class T>
+void enqueue_exact_strided_lines(exact_kind kind, exact::finish f, const T* x, std::uint64_t length,
+                                 std::uint64_t stride, std::uint64_t count, T* results, workspace& ws, stream_t stream);
 
 }  // namespace detred::cuda::detail

@@ -570,7 +570,6 @@ TEST(ExactBatchedRefusals, StatsStillRefusesExactMode) {
   const std::vector<double> x(10, 1.0);
   const std::vector<std::uint64_t> offsets = {0, 4, 10};
   const std::vector<std::uint32_t> keys(10, 0);
-  std::vector<double> r(2);
   std::vector<statistics<double>> st(2);
   const matrix_view<double> a{x.data(), 2, 5, 5};
   const std::span<const double> v(x);
@@ -585,9 +584,13 @@ TEST(ExactBatchedRefusals, StatsStillRefusesExactMode) {
                                 exact_mode);
                  }),
                  "detred::stats_by_key");
-  // The CUDA backend has no exact batches: the host calls say so.
-  const std::string cuda = message_of(
-      [&] { sum(v, segments{offsets}, std::span<double>(r), {.mode = mode::exact, .backend = backend::cuda}); });
+  // The CUDA backend has no exact batches of 16-bit floats (those of float and double it has): the host call says so.
+  const std::vector<float16> h(10, static_cast<float16>(0x3c00));  // 1.0
+  std::vector<float> hr(2);
+  const std::string cuda = message_of([&] {
+    sum(std::span<const float16>(h), segments{offsets}, std::span<float>(hr),
+        {.mode = mode::exact, .backend = backend::cuda});
+  });
   EXPECT_NE(cuda.find("detred::sum: mode exact is not available on backend cuda"), std::string::npos) << cuda;
 }
 
