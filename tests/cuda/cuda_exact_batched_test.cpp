@@ -23,8 +23,30 @@
 namespace detred::testing {
 namespace {
 
+/// The exact batches are listed in the catalogue once these tests have passed on a GPU (catalogue.hpp,
+/// exact_gpu_batches_listed); until then the calls are refused, so the tests say so and skip.
+inline void skip_unless_listed() {
+  if (!catalogue::exact_gpu_batches_listed) {
+    GTEST_SKIP() << "exact batches on the GPU are not listed yet (detred/catalogue.hpp, exact_gpu_batches_listed): "
+                    "set it to true to run these tests";
+  }
+}
+
 template <class T>
-class GpuExactBatched : public TypedGpu<T> {};
+class GpuExactBatched : public TypedGpu<T> {
+ protected:
+  void SetUp() override {
+    TypedGpu<T>::SetUp();
+    if (!this->IsSkipped()) skip_unless_listed();
+  }
+};
+class GpuExact : public Gpu {
+ protected:
+  void SetUp() override {
+    Gpu::SetUp();
+    if (!IsSkipped()) skip_unless_listed();
+  }
+};
 using ExactBatchTypes = ::testing::Types<double, float>;
 TYPED_TEST_SUITE(GpuExactBatched, ExactBatchTypes);
 
@@ -259,7 +281,7 @@ TYPED_TEST(GpuExactBatched, AdversarialLinesAtEveryPath) {
 
 /// Products of doubles past the range and below it, and products whose error term would be subnormal, in lines of
 /// every path (the dot product's careful path).
-TEST_F(Gpu, ExactBatchedDotOfProductsBeyondDoubleAndBelowIt) {
+TEST_F(GpuExact, BatchedDotOfProductsBeyondDoubleAndBelowIt) {
   const double tiny = std::numeric_limits<double>::denorm_min();
   rng r(3);
   std::vector<double> x(200003), y(200003);
@@ -430,7 +452,7 @@ TYPED_TEST(GpuExactBatched, GroupsByKeyEqualTheCpu) {
 
 /// What exact mode still refuses on the GPU's batches: 16-bit floats; and a key that is not a bin is reported as
 /// in the other modes.
-TEST_F(Gpu, ExactBatchedRefusals) {
+TEST_F(GpuExact, BatchedRefusals) {
   device_array<float16> h(4);
   device_array<float> r(1);
   device_array<std::uint64_t> offsets(2);
