@@ -14,6 +14,10 @@
 #include "detred/config.hpp"
 #include "detred/number_types.hpp"
 
+#if defined(__AVX512F__) && !defined(__CUDACC__)
+#include <immintrin.h>  // widen's bfloat16 registers
+#endif
+
 namespace detred::order {
 
 /// The element type of a lane value V (V itself for a scalar) and how many lanes V holds.
@@ -104,6 +108,18 @@ template <class V, class Input, class X>
 DETRED_HOST_DEVICE inline V widen(const X& raw) {
   using U = rebind_t<std::uint32_t, V>;
   if constexpr (std::is_same_v<Input, bfloat16>) {
+#if defined(__AVX512F__) && !defined(__CUDACC__)
+    // A register of 16 lanes: GCC widens the 16 halfwords in two halves and joins them (five instructions where
+    // vpmovzxwd is one); summing 2^24 bfloat16 in rows of 4096 took 0.71 ms that way, 0.55 ms this way.
+    if constexpr (sizeof(V) == 64 && sizeof(X) == 32) {
+      __m256i halves;
+      std::memcpy(&halves, &raw, sizeof halves);
+      // (The zero-masked form: the plain one starts from _mm512_undefined_epi32, which GCC 12 reports as used
+      // uninitialized.)
+      const __m512i words = _mm512_maskz_cvtepu16_epi32(static_cast<__mmask16>(0xffff), halves);
+      return bit_cast_lanes<V>(U(bit_cast_lanes<U>(words) << 16));
+    }
+#endif
     return bit_cast_lanes<V>(U(convert<U>(raw) << 16));
   } else if constexpr (std::is_same_v<Input, float16>) {
     // As detred::to_float: normal numbers rebias the exponent, Inf/NaN keep their payload under an all-ones
