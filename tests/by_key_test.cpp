@@ -106,6 +106,25 @@ TYPED_TEST(ByKey, BinsOfEverySizeAroundARowAndALeaf) {
   }
 }
 
+// A bin's leaf folds its live lanes level by level (bin_streams::fold): every count of live lanes, 0 to W, in a
+// ragged first leaf and in a ragged leaf after a full one, with the special values (subnormals, zeros of both signs,
+// infinities, NaNs).
+TYPED_TEST(ByKey, EveryCountOfLiveLanesFolds) {
+  using T = TypeParam;
+  constexpr std::uint64_t W = order::lanes<T>, L = order::leaf_size<T>;
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t k = 0; k <= W + 1; ++k) sizes.push_back(k);
+  for (std::uint64_t k : {std::uint64_t{1}, std::uint64_t{3}, W / 2 + 1, W - 1, W + 7}) sizes.push_back(L + k);
+  const std::vector<std::uint32_t> keys = keys_of_sizes(sizes, 59);
+  for (values v : {values::dynamic_range, values::subnormal, values::signed_zeros, values::negative_zeros,
+                   values::with_inf, values::with_both_infs, values::with_nan}) {
+    const std::vector<T> x = generate<T>(v, keys.size(), 61);
+    for (mode m : {mode::tree, mode::compensated}) {
+      for (int threads : {1, 2}) expect_bins(x, keys, sizes.size(), m, threads, name(v));
+    }
+  }
+}
+
 // One bin (every value), a few long bins, bins that need several partitions, and far more bins than values (most
 // empty or of one value), uniform and skewed (one hot bin), with up to eight threads.
 TYPED_TEST(ByKey, EveryShapeOfBinsOnEveryThreadCount) {

@@ -14,6 +14,10 @@
 #include "detred/config.hpp"
 #include "detred/number_types.hpp"
 
+#if defined(__AVX512F__) && !defined(__CUDACC__)
+#include <immintrin.h>  // widen_halfwords
+#endif
+
 namespace detred::order {
 
 /// The element type of a lane value V (V itself for a scalar) and how many lanes V holds.
@@ -98,17 +102,34 @@ DETRED_HOST_DEVICE inline To convert(const From& x) {
   }
 }
 
+/// The 16-bit lanes of raw zero-extended to U's 32-bit lanes: convert<U>(raw).
+template <class U, class X>
+DETRED_HOST_DEVICE inline U widen_halfwords(const X& raw) {
+#if defined(__AVX512F__) && !defined(__CUDACC__)
+  // A register of 16 lanes: GCC 12 converts the 16 halfwords in two halves and joins them (four instructions where
+  // vpmovzxwd is one); summing 2^24 bfloat16 in rows of 4096 took 0.71 ms that way, 0.55 ms this way. The
+  // zero-masked form, since the plain one starts from _mm512_undefined_epi32, which GCC reports as used
+  // uninitialized.
+  if constexpr (sizeof(U) == 64 && sizeof(X) == 32) {
+    __m256i halves;
+    std::memcpy(&halves, &raw, sizeof halves);
+    return bit_cast_lanes<U>(_mm512_maskz_cvtepu16_epi32(static_cast<__mmask16>(0xffff), halves));
+  }
+#endif
+  return convert<U>(raw);
+}
+
 /// The lane value of a stored element (or vector of them), exactly: binary16 and bfloat16 widen to float, narrower
 /// integers to the lane's integer type, and an element of the lane type is itself. X holds raw_t<Input> lanes.
 template <class V, class Input, class X>
 DETRED_HOST_DEVICE inline V widen(const X& raw) {
   using U = rebind_t<std::uint32_t, V>;
   if constexpr (std::is_same_v<Input, bfloat16>) {
-    return bit_cast_lanes<V>(U(convert<U>(raw) << 16));
+    return bit_cast_lanes<V>(U(widen_halfwords<U>(raw) << 16));
   } else if constexpr (std::is_same_v<Input, float16>) {
     // As detred::to_float: normal numbers rebias the exponent, Inf/NaN keep their payload under an all-ones
     // exponent, zeros and subnormals are magnitude * 2^-24 (exact in float).
-    const U u = convert<U>(raw);
+    const U u = widen_halfwords<U>(raw);
     const U magnitude = u & 0x7fffu;
     const U exponent = u & 0x7c00u;
     const U sign = (u & 0x8000u) << 16;
