@@ -36,7 +36,8 @@ namespace detred::cuda {
 // One array in device memory; and per segment: the offsets (detred/batched.hpp) are device memory, not read by the
 // host and so not checked (non-decreasing, within x); y[offsets[k] .. offsets[k+1]) gets the bits of the one-array
 // call on segment k alone, and outputs outside every segment are left as they are.
-#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                     \
+// Integers are exact; an output that does not fit is refused as said above.
+#define DETRED_CUDA_SCANS(In, Out)                                                                           \
   void cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt = {});                       \
   void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt = {});             \
   void cumsum(std::span<const In> x, std::span<Out> y, const options& opt = {});                             \
@@ -45,27 +46,15 @@ namespace detred::cuda {
   void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {}); \
   void cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});                 \
   void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});
-DETRED_CUDA_FLOAT_SCANS(double, double)
-DETRED_CUDA_FLOAT_SCANS(float, float)
-DETRED_CUDA_FLOAT_SCANS(float16, float)
-DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
-#undef DETRED_CUDA_FLOAT_SCANS
-
-// Integers: exact; an output that does not fit as said above.
-#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                   \
-  void cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt = {});                       \
-  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt = {});             \
-  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});           \
-  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {}); \
-  void cumsum(std::span<const In> x, std::span<Out> y, const options& opt = {});                             \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, const options& opt = {});                   \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});                 \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt = {});
-DETRED_CUDA_INTEGER_SCANS(std::int32_t, std::int64_t)
-DETRED_CUDA_INTEGER_SCANS(std::int64_t, std::int64_t)
-DETRED_CUDA_INTEGER_SCANS(std::uint32_t, std::uint64_t)
-DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
-#undef DETRED_CUDA_INTEGER_SCANS
+DETRED_CUDA_SCANS(double, double)
+DETRED_CUDA_SCANS(float, float)
+DETRED_CUDA_SCANS(float16, float)
+DETRED_CUDA_SCANS(bfloat16, float)
+DETRED_CUDA_SCANS(std::int32_t, std::int64_t)
+DETRED_CUDA_SCANS(std::int64_t, std::int64_t)
+DETRED_CUDA_SCANS(std::uint32_t, std::uint64_t)
+DETRED_CUDA_SCANS(std::uint64_t, std::uint64_t)
+#undef DETRED_CUDA_SCANS
 
 // Along an axis of a matrix in device memory, as detred::cumsum(matrix_view, axis, ...): y holds rows x cols outputs
 // packed in a's layout; y may be a.data itself when a is packed.

@@ -20,6 +20,7 @@
 #include "device_copy.hpp"
 #include "pending_errors.hpp"
 #include "scan/scan_checks.hpp"
+#include "scan/scan_types.hpp"
 #include "scan_enqueue.hpp"
 #include "workspace_state.hpp"
 
@@ -117,16 +118,7 @@ void axis_scan(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m
   with_scan_op<T>(m, false, what, [&]<class Op>() {
     check_device(ws);
     const axis_lines lines = lines_of(a, axis, axis == 0 ? a.cols : a.rows, "cuda::cumsum");
-    const std::uint64_t total = a.rows * a.cols;
-    if (y.size() != total) {
-      throw error(std::string(what) + ": the output holds " + std::to_string(y.size()) + " elements, the " +
-                  std::to_string(a.rows) + " x " + std::to_string(a.cols) + " matrix " + std::to_string(total));
-    }
-    const bool row_major = a.layout == layout::row_major;
-    const bool packed = a.leading_dimension == (row_major ? a.cols : a.rows);
-    if (!(packed && static_cast<const void*>(a.data) == static_cast<const void*>(y.data()))) {
-      scan_checks::check_overlap(a.data, extent_of(a), y.data(), y.size(), what);
-    }
+    scan_checks::check_axis_output(a, y.data(), y.size(), what);
     if (lines.contiguous) {
       detail::enqueue_line_scans<Op>(a.data,
                                      {.stride = lines.stride, .out_stride = lines.length, .length = lines.length},
@@ -273,14 +265,7 @@ void scan_axis_host(matrix_view<T> a, int axis, std::span<T> y, const options& o
 #define DETRED_SCAN_HOST(In, Out)                                                              \
   template void scan_host<In, Out>(std::span<const In>, std::span<Out>, bool, const options&); \
   template void scan_segments_host<In, Out>(std::span<const In>, segments, std::span<Out>, bool, const options&);
-DETRED_SCAN_HOST(double, double)
-DETRED_SCAN_HOST(float, float)
-DETRED_SCAN_HOST(float16, float)
-DETRED_SCAN_HOST(bfloat16, float)
-DETRED_SCAN_HOST(std::int32_t, std::int64_t)
-DETRED_SCAN_HOST(std::int64_t, std::int64_t)
-DETRED_SCAN_HOST(std::uint32_t, std::uint64_t)
-DETRED_SCAN_HOST(std::uint64_t, std::uint64_t)
+DETRED_EACH_SCAN_TYPE(DETRED_SCAN_HOST)
 #undef DETRED_SCAN_HOST
 template void scan_axis_host<double>(matrix_view<double>, int, std::span<double>, const options&);
 template void scan_axis_host<float>(matrix_view<float>, int, std::span<float>, const options&);

@@ -10,6 +10,7 @@
 #include "core/operators.hpp"
 #include "cuda_backend.hpp"
 #include "detred/cuda.hpp"
+#include "scan/scan_types.hpp"
 
 namespace detred {
 namespace {
@@ -75,14 +76,7 @@ void scan_axis_host(matrix_view<T>, int, std::span<T>, const options&) {
 #define DETRED_SCAN_HOST(In, Out)                                                              \
   template void scan_host<In, Out>(std::span<const In>, std::span<Out>, bool, const options&); \
   template void scan_segments_host<In, Out>(std::span<const In>, segments, std::span<Out>, bool, const options&);
-DETRED_SCAN_HOST(double, double)
-DETRED_SCAN_HOST(float, float)
-DETRED_SCAN_HOST(float16, float)
-DETRED_SCAN_HOST(bfloat16, float)
-DETRED_SCAN_HOST(std::int32_t, std::int64_t)
-DETRED_SCAN_HOST(std::int64_t, std::int64_t)
-DETRED_SCAN_HOST(std::uint32_t, std::uint64_t)
-DETRED_SCAN_HOST(std::uint64_t, std::uint64_t)
+DETRED_EACH_SCAN_TYPE(DETRED_SCAN_HOST)
 #undef DETRED_SCAN_HOST
 template void scan_axis_host<double>(matrix_view<double>, int, std::span<double>, const options&);
 template void scan_axis_host<float>(matrix_view<float>, int, std::span<float>, const options&);
@@ -144,7 +138,8 @@ DETRED_CUDA_HALF_BATCHED(float16)
 DETRED_CUDA_HALF_BATCHED(bfloat16)
 #undef DETRED_CUDA_HALF_BATCHED
 
-#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                    \
+// Every scan type has the same eight calls (float and integer alike).
+#define DETRED_CUDA_SCANS(In, Out)                                                                          \
   void cumsum_async(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                     \
   void exclusive_cumsum_async(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }           \
   void cumsum(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                           \
@@ -153,25 +148,8 @@ DETRED_CUDA_HALF_BATCHED(bfloat16)
   void exclusive_cumsum_async(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); } \
   void cumsum(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }                 \
   void exclusive_cumsum(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }
-DETRED_CUDA_FLOAT_SCANS(double, double)
-DETRED_CUDA_FLOAT_SCANS(float, float)
-DETRED_CUDA_FLOAT_SCANS(float16, float)
-DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
-#undef DETRED_CUDA_FLOAT_SCANS
-#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                                  \
-  void cumsum_async(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                     \
-  void exclusive_cumsum_async(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }           \
-  void cumsum_async(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }           \
-  void exclusive_cumsum_async(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); } \
-  void cumsum(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                           \
-  void exclusive_cumsum(std::span<const In>, std::span<Out>, const options&) { no_cuda(); }                 \
-  void cumsum(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }                 \
-  void exclusive_cumsum(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }
-DETRED_CUDA_INTEGER_SCANS(std::int32_t, std::int64_t)
-DETRED_CUDA_INTEGER_SCANS(std::int64_t, std::int64_t)
-DETRED_CUDA_INTEGER_SCANS(std::uint32_t, std::uint64_t)
-DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
-#undef DETRED_CUDA_INTEGER_SCANS
+DETRED_EACH_SCAN_TYPE(DETRED_CUDA_SCANS)
+#undef DETRED_CUDA_SCANS
 #define DETRED_CUDA_AXIS_SCANS(T)                                                     \
   void cumsum_async(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); } \
   void cumsum(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); }

@@ -16,6 +16,7 @@
 #include "detred/scan.hpp"
 #include "scan_backend.hpp"
 #include "scan_checks.hpp"
+#include "scan_types.hpp"
 
 namespace detred {
 namespace {
@@ -102,16 +103,7 @@ void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   const scan_route route = checked<T>(opt, false, call_shape::axis, what);
   const cpu::run_options& how = route.how;
   const axis_lines lines = lines_of(a, axis, axis == 0 ? a.cols : a.rows, "cumsum");
-  const std::uint64_t total = a.rows * a.cols;
-  if (y.size() != total) {
-    throw error(std::string(what) + ": the output holds " + std::to_string(y.size()) + " elements, the " +
-                std::to_string(a.rows) + " x " + std::to_string(a.cols) + " matrix " + std::to_string(total));
-  }
-  const bool row_major = a.layout == layout::row_major;
-  const bool packed = a.leading_dimension == (row_major ? a.cols : a.rows);
-  if (!(packed && static_cast<const void*>(a.data) == static_cast<const void*>(y.data()))) {
-    check_overlap(a.data, extent_of(a), y.data(), y.size(), what);
-  }
+  scan_checks::check_axis_output(a, y.data(), y.size(), what);
   if (route.where == backend::cuda) return cuda_backend::scan_axis_host(a, axis, y, opt);
   const int threads = cpu::thread_count(opt.threads);
   cpu::run_options single = how;
@@ -238,14 +230,7 @@ DETRED_SCAN_PIECES(bfloat16, float)
   void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) { \
     scan_segments<In, Out>(x, s, y, opt, true);                                                    \
   }
-DETRED_SCAN_TYPES(double, double)
-DETRED_SCAN_TYPES(float, float)
-DETRED_SCAN_TYPES(float16, float)
-DETRED_SCAN_TYPES(bfloat16, float)
-DETRED_SCAN_TYPES(std::int32_t, std::int64_t)
-DETRED_SCAN_TYPES(std::int64_t, std::int64_t)
-DETRED_SCAN_TYPES(std::uint32_t, std::uint64_t)
-DETRED_SCAN_TYPES(std::uint64_t, std::uint64_t)
+DETRED_EACH_SCAN_TYPE(DETRED_SCAN_TYPES)
 #undef DETRED_SCAN_TYPES
 
 #define DETRED_SCAN_IN_PLACE(T)                                                             \

@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 
+#include "core/batch_checks.hpp"
 #include "core/validate.hpp"
 #include "detred/catalogue.hpp"
 #include "detred/options.hpp"
@@ -35,6 +36,22 @@ void check_buffers(const In* x, std::uint64_t nx, const Out* y, std::uint64_t ny
                 std::to_string(nx) + " (they must be equal)");
   }
   check_overlap(x, nx, y, ny, what);
+}
+
+/// The outputs of a scan along an axis: y holds rows x cols elements packed in a's layout, and is a.data itself
+/// (a packed matrix scanned in place) or does not overlap the matrix.
+template <class T>
+void check_axis_output(const matrix_view<T>& a, const T* y, std::uint64_t ny, const char* what) {
+  const std::uint64_t total = a.rows * a.cols;
+  if (ny != total) {
+    throw error(std::string(what) + ": the output holds " + std::to_string(ny) + " elements, the " +
+                std::to_string(a.rows) + " x " + std::to_string(a.cols) + " matrix " + std::to_string(total));
+  }
+  const bool row_major = a.layout == layout::row_major;
+  const bool packed = a.leading_dimension == (row_major ? a.cols : a.rows);
+  if (!(packed && static_cast<const void*>(a.data) == static_cast<const void*>(y))) {
+    check_overlap(a.data, extent_of(a), y, ny, what);
+  }
 }
 
 }  // namespace detred::scan_checks
