@@ -23,8 +23,6 @@
 // the leaf; the lane tree runs in registers for the levels within a thread and through shared memory for the levels
 // between warps. A fold kernel takes each line's leaf roots through its leaf tree.
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -38,6 +36,7 @@
 #include "exact_enqueue.hpp"
 #include "leaf_pass.cuh"
 #include "pending_errors.hpp"
+#include "resident_blocks.cuh"
 #include "workspace_state.hpp"
 
 namespace detred::cuda::detail {
@@ -759,33 +758,6 @@ __global__ void __launch_bounds__(batch_block)
   }
 }
 
-/// Grid of a grid-stride kernel: as many blocks of `threads` as the SMs hold at once (a whole number of waves).
-/// Asked of the runtime once per (kernel, device, block size) and kept: neither changes while the process runs, and
-/// the two queries cost microseconds of host time, which a batch call of a few tens of microseconds on the GPU (the
-/// row sums of a 4096 x 4096 float matrix) would pay on every launch.
-template <class Kernel>
-unsigned resident_blocks(Kernel kernel, unsigned threads) {
-  int device = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  static std::mutex known_mutex;
-  static std::map<std::tuple<const void*, int, unsigned>, unsigned> known;
-  const std::tuple<const void*, int, unsigned> key{reinterpret_cast<const void*>(kernel), device, threads};
-  {
-    const std::lock_guard<std::mutex> lock(known_mutex);
-    const auto found = known.find(key);
-    if (found != known.end()) return found->second;
-  }
-  int sms = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  int per_sm = 0;
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), 0),
-        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  const unsigned blocks = static_cast<unsigned>(sms) * static_cast<unsigned>(per_sm > 0 ? per_sm : 1);
-  const std::lock_guard<std::mutex> lock(known_mutex);
-  known.emplace(key, blocks);
-  return blocks;
-}
-
 /// Rounds up to 256 bytes, the alignment of every region carved from a call's scratch.
 constexpr std::uint64_t aligned(std::uint64_t bytes) { return (bytes + 255) / 256 * 256; }
 
@@ -1073,7 +1045,8 @@ void reduce_by_key(const typename Op::input* values, const Key* keys, std::uint6
     enqueue_narrow_keys(keys, to, n, bins, pending, stream);
     narrow_keys = to;
   }
-  check_keys<<<resident_blocks(check_keys, batch_block), batch_block, 0, stream>>>(narrow_keys, n, bins, pending);
+  check_keys<<<static_cast<unsigned>(resident_blocks(check_keys, batch_block)), batch_block, 0, stream>>>(
+      narrow_keys, n, bins, pending);
   check(cudaGetLastError(), "key check launch");
   // A stable sort: each key's values stay in index order. Each group's segment is then found by a binary search
   // of the sorted keys, with no counting (atomics on a few hot bins would serialize).

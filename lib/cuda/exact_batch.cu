@@ -23,10 +23,7 @@
 // elements of one row), a superaccumulator per line in shared memory. A tile whose rows are split among several
 // blocks (few tiles, long lines) merges them in per-line accumulators in the scratch; the last block finishes.
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <string>
-#include <tuple>
 
 #include <cuda_runtime.h>
 
@@ -34,6 +31,7 @@
 #include "cuda_check.hpp"
 #include "exact_enqueue.hpp"
 #include "exact_terms.cuh"
+#include "resident_blocks.cuh"
 #include "workspace_state.hpp"
 
 namespace detred::cuda::detail {
@@ -406,31 +404,6 @@ __global__ void __launch_bounds__(line_block, column_blocks_per_sm)
   }
 }
 
-/// Blocks of `kernel` (line_block threads) that the device holds at once. Asked of the runtime once per (kernel,
-/// device) and kept, as batch.cu does.
-template <class Kernel>
-std::uint64_t resident_blocks(Kernel kernel) {
-  int device = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  static std::mutex known_mutex;
-  static std::map<std::tuple<const void*, int>, std::uint64_t> known;
-  const std::tuple<const void*, int> key{reinterpret_cast<const void*>(kernel), device};
-  {
-    const std::lock_guard<std::mutex> lock(known_mutex);
-    const auto found = known.find(key);
-    if (found != known.end()) return found->second;
-  }
-  int sms = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  int per_sm = 0;
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(line_block), 0),
-        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  const std::uint64_t blocks = static_cast<std::uint64_t>(sms) * static_cast<std::uint64_t>(per_sm > 0 ? per_sm : 1);
-  const std::lock_guard<std::mutex> lock(known_mutex);
-  known.emplace(key, blocks);
-  return blocks;
-}
-
 /// The workspace's partial buffer, grown (in stream order) to `bytes`: the scratch of one call.
 char* reserve_scratch(workspace& ws, std::uint64_t bytes, stream_t stream) {
   workspace_access::state& s = workspace_access::of(ws);
@@ -479,13 +452,13 @@ void launch_lines(const T* x, const T* y, std::uint64_t extent, const device_lin
         "cudaMemsetAsync (exact batch counters)");
   const line_view view{lines.offsets, lines.stride, lines.length};
   const std::uint64_t line_blocks = (count + line_warps - 1) / line_warps;
-  const std::uint64_t line_grid = resident_blocks(exact_lines_pass<Kind, T>);
+  const std::uint64_t line_grid = resident_blocks(exact_lines_pass<Kind, T>, line_block);
   exact_lines_pass<Kind, T>
       <<<static_cast<unsigned>(line_blocks < line_grid ? line_blocks : line_grid), line_block, 0, stream>>>(
           x, y, view, count, f, results, work, long_lines, long_cap);
   check(cudaGetLastError(), "exact batch lines pass launch");
   if (long_cap == 0) return;
-  const std::uint64_t item_grid = resident_blocks(exact_items_pass<Kind, T>);
+  const std::uint64_t item_grid = resident_blocks(exact_items_pass<Kind, T>, line_block);
   exact_items_pass<Kind, T>
       <<<static_cast<unsigned>(item_bound < item_grid ? item_bound : item_grid), line_block, 0, stream>>>(
           x, y, view, f, results, work, long_lines, long_cap, accumulators, accumulator_cap);
@@ -498,7 +471,7 @@ void launch_columns(const T* x, std::uint64_t length, std::uint64_t stride, std:
   const std::uint64_t tiles = (count + lanes - 1) / lanes;
   if (tiles > 0x7fffffffull) throw error("CUDA exact batch: too many lines");
   // Rows split among blocks when the tiles alone would leave the GPU idle, or a block would take too many.
-  const std::uint64_t resident = resident_blocks(exact_columns_pass<Kind, T>);
+  const std::uint64_t resident = resident_blocks(exact_columns_pass<Kind, T>, line_block);
   std::uint64_t parts = 1;
   if (tiles < resident) {
     const std::uint64_t wanted = (resident + tiles - 1) / tiles;

@@ -140,25 +140,37 @@ using detail::shared_workspace;
 
 shared_workspace& workspace_for(int device, stream_t stream) { return detail::shared_workspace_for(device, stream); }
 
+int device_count() {
+  int devices = 0;
+  check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  return devices;
+}
+
+/// Piece k names a device of this machine, has data when it has elements, and ends before 2^64 elements in all
+/// (offset: the elements of the pieces before it).
+template <class T>
+void check_piece(const device_piece<T>& p, std::size_t k, int devices, std::uint64_t offset) {
+  if (p.device < 0 || p.device >= devices) {
+    throw error("detred::cuda::sum: piece " + std::to_string(k) + " names device " + std::to_string(p.device) +
+                " (this machine has " + std::to_string(devices) + ")");
+  }
+  if (p.data.data() == nullptr && !p.data.empty()) {
+    throw error("detred::cuda::sum: piece " + std::to_string(k) + " has a null pointer");
+  }
+  if (p.data.size() > ~std::uint64_t{0} - offset) throw error("detred::cuda::sum: the pieces pass 2^64 elements");
+}
+
 template <class Op>
 typename Op::result sum_pieces(std::span<const device_piece<typename Op::input>> pieces, mode m) {
   using T = typename Op::input;
-  int devices = 0;
-  check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  const int devices = device_count();
   std::uint64_t offset = 0;
   std::vector<piece_job<Op>> jobs;
   // Pieces grouped by (device, stream): one workspace each, locked in key order (no deadlock between calls).
   std::map<std::pair<int, stream_t>, std::vector<std::size_t>> groups;
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     const device_piece<T>& p = pieces[k];
-    if (p.device < 0 || p.device >= devices) {
-      throw error("detred::cuda::sum: piece " + std::to_string(k) + " names device " + std::to_string(p.device) +
-                  " (this machine has " + std::to_string(devices) + ")");
-    }
-    if (p.data.data() == nullptr && !p.data.empty()) {
-      throw error("detred::cuda::sum: piece " + std::to_string(k) + " has a null pointer");
-    }
-    if (p.data.size() > ~std::uint64_t{0} - offset) throw error("detred::cuda::sum: the pieces pass 2^64 elements");
+    check_piece(p, k, devices, offset);
     jobs.emplace_back(p.data.data(), p.data.size(), offset);
     offset += p.data.size();
     groups[{p.device, p.stream}].push_back(k);
@@ -273,19 +285,11 @@ void add_exact_pieces(std::span<const device_piece<T>> pieces,
 
 template <class T>
 T sum_pieces_exact(std::span<const device_piece<T>> pieces, mode m) {
-  int devices = 0;
-  check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  const int devices = device_count();
   std::uint64_t offset = 0;
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     const device_piece<T>& p = pieces[k];
-    if (p.device < 0 || p.device >= devices) {
-      throw error("detred::cuda::sum: piece " + std::to_string(k) + " names device " + std::to_string(p.device) +
-                  " (this machine has " + std::to_string(devices) + ")");
-    }
-    if (p.data.data() == nullptr && !p.data.empty()) {
-      throw error("detred::cuda::sum: piece " + std::to_string(k) + " has a null pointer");
-    }
-    if (p.data.size() > ~std::uint64_t{0} - offset) throw error("detred::cuda::sum: the pieces pass 2^64 elements");
+    check_piece(p, k, devices, offset);
     offset += p.data.size();
   }
   auto all = empty_exact_state<T>(m);

@@ -12,18 +12,9 @@
 #include <type_traits>
 
 #include "detred/order.hpp"
+#include "node_kinds.hpp"
 
 namespace detred::partial {
-
-template <class T>
-inline constexpr bool is_pair_node = false;
-template <class T>
-inline constexpr bool is_pair_node<order::pair<T>> = true;
-
-template <class T>
-inline constexpr bool is_located_node = false;
-template <class T>
-inline constexpr bool is_located_node<order::located<T>> = true;
 
 template <class T>
 inline constexpr bool unknown_node = false;

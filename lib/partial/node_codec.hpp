@@ -7,19 +7,15 @@
 
 #include "bytes.hpp"
 #include "detred/order.hpp"
+#include "node_kinds.hpp"
 
 namespace detred::partial {
-
-template <class T>
-inline constexpr bool is_located = false;
-template <class T>
-inline constexpr bool is_located<order::located<T>> = true;
 
 /// Bytes of Op's node in the portable form.
 template <class Op>
 constexpr std::uint32_t encoded_node_bytes() {
   using N = order::node_of<Op>;
-  if constexpr (is_located<N>) {
+  if constexpr (is_located_node<N>) {
     return sizeof(N{}.value) + sizeof(N{}.index);
   } else {
     return sizeof(N);
@@ -28,7 +24,7 @@ constexpr std::uint32_t encoded_node_bytes() {
 
 template <class N>
 void encode_node(const N& node, byte_writer& out) {
-  if constexpr (is_located<N>) {
+  if constexpr (is_located_node<N>) {
     out.put(node.value);
     out.put(node.index);
   } else {
@@ -43,7 +39,7 @@ template <class Op>
 order::node_of<Op> decode_node(byte_reader& in) {
   using N = order::node_of<Op>;
   N node{};
-  if constexpr (is_located<N>) {
+  if constexpr (is_located_node<N>) {
     node.value = in.get<decltype(node.value)>("node");
     node.index = in.get<std::uint64_t>("node");
   } else {

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Type stubs of the detred module (the extension detred._detred and detred._results).
-from typing import Any, Literal, NamedTuple, SupportsIndex
+from typing import Any, Literal, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
+
+from ._results import Statistics as Statistics  # the NamedTuple itself: one definition
 
 __version__: str
 order_version: int
@@ -15,18 +17,6 @@ Axis = None | SupportsIndex | tuple[SupportsIndex, ...]
 # Host arrays (anything numpy.asarray takes, CPU DLPack tensors) or GPU arrays (__cuda_array_interface__, DLPack).
 Array = npt.ArrayLike | Any
 
-class Statistics(NamedTuple):
-    """Summary statistics: NumPy scalars (count: int) when every axis is reduced, else arrays with the kept axes."""
-
-    count: Any
-    sum: Any
-    mean: Any
-    variance: Any
-    sample_variance: Any
-    stddev: Any
-    sample_stddev: Any
-    min: Any
-    max: Any
 
 def sum(a: Array, mode: Mode = "tree", axis: Axis = None, threads: int = 0) -> Any:
     """Deterministic sum. float64 -> float64, float32/float16/bfloat16 -> float32, int32/int64 -> int64 and
