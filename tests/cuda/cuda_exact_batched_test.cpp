@@ -263,9 +263,11 @@ TYPED_TEST(GpuExactBatched, AdversarialLinesAtEveryPath) {
         const std::uint64_t first = x.size();
         // Padded with -0.0, which leaves every pattern's value and zero sign as they are, or among random values.
         for (std::uint64_t i = 0; i < n; ++i) x.push_back(padded ? -T(0) : static_cast<T>(r.unit<double>() - 0.5));
-        // The pattern's terms at the start, in the middle (a chunk's span apart) and at the end of the line.
+        // The pattern's terms at the start, in the middle (a chunk's span apart, wrapped into short lines) and at
+        // the end of the line: every spot within the line (n > 2 x 5, the longest pattern).
         for (std::uint64_t j = 0; j < pattern.size(); ++j) {
-          const std::uint64_t spot = j % 3 == 0 ? j : j % 3 == 1 ? n / 2 + 256 * j : n - 1 - j;
+          const std::uint64_t spot = j % 3 == 0 ? j : j % 3 == 1 ? (n / 2 + 256 * j) % n : n - 1 - j;
+          ASSERT_LT(spot, n);
           x[first + spot] = pattern[j];
         }
         offsets.push_back(x.size());
