@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "backend_instances.hpp"
 #include "call_workspace.hpp"
 #include "core/backend_seam.hpp"
 #include "core/operators.hpp"
@@ -24,13 +25,7 @@ typename Op::result reduce_host(const order::operands<Op>& x, std::uint64_t n, c
   return cuda::detail::reduce_host_with<Op>(x, n, held.get(), opt.stream);
 }
 
-template <class List>
-struct instantiate_all;
-template <class... Ops>
-struct instantiate_all<op_list<Ops...>> {
-  static constexpr std::tuple pointers{&reduce_host<Ops>...};
-};
-template struct instantiate_all<backend_operators>;
+template struct one_array_calls<backend_operators>;
 
 const backend_seam& seam() {
   static const backend_seam s = seam_of<entry_points>();

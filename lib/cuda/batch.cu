@@ -35,6 +35,7 @@
 #include "cuda_check.hpp"
 #include "exact_enqueue.hpp"
 #include "leaf_pass.cuh"
+#include "line_view.cuh"
 #include "pending_errors.hpp"
 #include "resident_blocks.cuh"
 #include "workspace_state.hpp"
@@ -46,21 +47,6 @@ namespace {
 constexpr unsigned item_leaves = 4;
 constexpr unsigned batch_block = 256;
 constexpr unsigned batch_warps = batch_block / warp_size;
-
-struct line_view {
-  const std::uint64_t* offsets;
-  std::uint64_t stride;
-  std::uint64_t length;
-  __device__ std::uint64_t start(std::uint64_t k) const { return offsets != nullptr ? offsets[k] : k * stride; }
-  __device__ std::uint64_t size(std::uint64_t k) const {
-    return offsets != nullptr ? offsets[k + 1] - offsets[k] : length;
-  }
-  /// start(k) and size(k), reading offsets[k] once.
-  __device__ void place(std::uint64_t k, std::uint64_t& first, std::uint64_t& n) const {
-    first = start(k);
-    n = offsets != nullptr ? offsets[k + 1] - first : length;
-  }
-};
 
 /// A long line, the range of items reserved for it, and how many of its items' roots are stored (items_pass).
 struct long_line {

@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "backend_instances.hpp"
 #include "batch_enqueue.hpp"
 #include "call_workspace.hpp"
 #include "core/batch_checks.hpp"
@@ -284,13 +285,7 @@ void reduce_strided_lines_host(const order::operands<Op>& x, std::uint64_t exten
   reduce_strided_lines_on_device<Op>(x, extent, length, stride, count, results);
 }
 
-template <class List>
-struct instantiate_batches;
-template <class... Ops>
-struct instantiate_batches<op_list<Ops...>> {
-  static constexpr std::tuple pointers{&reduce_lines_host<Ops>..., &reduce_strided_lines_host<Ops>...};
-};
-template struct instantiate_batches<batch_entries>;
+template struct batched_calls<batch_entries>;
 
 }  // namespace cuda_backend
 }  // namespace detred

@@ -31,6 +31,7 @@
 #include "cuda_check.hpp"
 #include "exact_enqueue.hpp"
 #include "exact_terms.cuh"
+#include "line_view.cuh"
 #include "resident_blocks.cuh"
 #include "workspace_state.hpp"
 
@@ -66,16 +67,6 @@ constexpr std::uint64_t max_rows_per_part = std::uint64_t{1} << 28;
 constexpr int item_bits = 40;
 constexpr std::uint64_t item_mask = (std::uint64_t{1} << item_bits) - 1;
 constexpr std::uint64_t no_accumulator = ~std::uint64_t{0};
-
-struct line_view {
-  const std::uint64_t* offsets;
-  std::uint64_t stride;
-  std::uint64_t length;
-  __device__ std::uint64_t start(std::uint64_t k) const { return offsets != nullptr ? offsets[k] : k * stride; }
-  __device__ std::uint64_t size(std::uint64_t k) const {
-    return offsets != nullptr ? offsets[k + 1] - offsets[k] : length;
-  }
-};
 
 /// The counters of a call's listing: long lines and items (above and below item_bits), accumulators handed out.
 struct line_work {

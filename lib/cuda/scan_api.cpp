@@ -10,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "backend_instances.hpp"
 #include "call_workspace.hpp"
 #include "core/batch_checks.hpp"
 #include "core/integer_results.hpp"
@@ -20,7 +21,6 @@
 #include "device_copy.hpp"
 #include "pending_errors.hpp"
 #include "scan/scan_checks.hpp"
-#include "scan/scan_types.hpp"
 #include "scan_enqueue.hpp"
 #include "workspace_state.hpp"
 
@@ -262,12 +262,6 @@ void scan_axis_host(matrix_view<T> a, int axis, std::span<T> y, const options& o
   out.copy_to(y.data(), y.size_bytes());
 }
 
-#define DETRED_SCAN_HOST(In, Out)                                                              \
-  template void scan_host<In, Out>(std::span<const In>, std::span<Out>, bool, const options&); \
-  template void scan_segments_host<In, Out>(std::span<const In>, segments, std::span<Out>, bool, const options&);
-DETRED_EACH_SCAN_TYPE(DETRED_SCAN_HOST)
-#undef DETRED_SCAN_HOST
-template void scan_axis_host<double>(matrix_view<double>, int, std::span<double>, const options&);
-template void scan_axis_host<float>(matrix_view<float>, int, std::span<float>, const options&);
+DETRED_CUDA_BACKEND_SCANS()
 
 }  // namespace detred::cuda_backend

@@ -6,6 +6,7 @@
 #include <span>
 #include <tuple>
 
+#include "backend_instances.hpp"
 #include "core/backend_seam.hpp"
 #include "core/operators.hpp"
 #include "cuda_backend.hpp"
@@ -41,20 +42,8 @@ void reduce_strided_lines_host(const order::operands<Op>&, std::uint64_t, std::u
   no_cuda();
 }
 
-template <class List>
-struct instantiate_all;
-template <class... Ops>
-struct instantiate_all<op_list<Ops...>> {
-  static constexpr std::tuple pointers{&reduce_host<Ops>...};
-};
-template struct instantiate_all<backend_operators>;
-template <class List>
-struct instantiate_batches;
-template <class... Ops>
-struct instantiate_batches<op_list<Ops...>> {
-  static constexpr std::tuple pointers{&reduce_lines_host<Ops>..., &reduce_strided_lines_host<Ops>...};
-};
-template struct instantiate_batches<batch_entries>;
+template struct one_array_calls<backend_operators>;
+template struct batched_calls<batch_entries>;
 
 const backend_seam& seam() {
   static const backend_seam s = seam_of<entry_points>();
@@ -73,13 +62,7 @@ template <class T>
 void scan_axis_host(matrix_view<T>, int, std::span<T>, const options&) {
   no_cuda();
 }
-#define DETRED_SCAN_HOST(In, Out)                                                              \
-  template void scan_host<In, Out>(std::span<const In>, std::span<Out>, bool, const options&); \
-  template void scan_segments_host<In, Out>(std::span<const In>, segments, std::span<Out>, bool, const options&);
-DETRED_EACH_SCAN_TYPE(DETRED_SCAN_HOST)
-#undef DETRED_SCAN_HOST
-template void scan_axis_host<double>(matrix_view<double>, int, std::span<double>, const options&);
-template void scan_axis_host<float>(matrix_view<float>, int, std::span<float>, const options&);
+DETRED_CUDA_BACKEND_SCANS()
 
 }  // namespace cuda_backend
 
