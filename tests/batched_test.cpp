@@ -374,7 +374,7 @@ TYPED_TEST(HalfBatched, EverySegmentEqualsTheSingleArrayCall) {
       const auto seg = [&](std::span<const H> a, std::uint64_t k) {
         return a.subspan(offsets[k], offsets[k + 1] - offsets[k]);
       };
-      for (mode m : {mode::tree, mode::compensated}) {
+      for (mode m : {mode::tree, mode::compensated, mode::exact}) {
         for (const options& o : cpu_paths(m)) {
           const std::string what = name(v) + " gap " + std::to_string(gap) + " " + to_string(m) + " " +
                                    to_string(o.isa) + " threads " + std::to_string(o.threads);
@@ -424,7 +424,7 @@ TYPED_TEST(HalfBatched, ShortAndLongSegmentsEqualTheSingleArraySum) {
         const auto seg = [&](std::uint64_t k) {
           return std::span<const H>(x.data() + offsets[k], offsets[k + 1] - offsets[k]);
         };
-        for (mode m : {mode::tree, mode::compensated}) {
+        for (mode m : {mode::tree, mode::compensated, mode::exact}) {
           for (isa i : supported_isas()) {
             for (int t : threads) {
               const std::string what = name(v) + " gap " + std::to_string(gap) + " " + to_string(m) + " " +
@@ -457,7 +457,7 @@ TYPED_TEST(HalfBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
         const matrix_view<H> a{data.data(), rows, cols, ld, lay};
         for (int axis : {0, 1}) {
           const std::uint64_t count = axis == 0 ? cols : rows;
-          for (mode m : {mode::tree, mode::compensated}) {
+          for (mode m : {mode::tree, mode::compensated, mode::exact}) {
             for (const options& o : cpu_paths(m)) {
               const std::string what = std::to_string(rows) + "x" + std::to_string(cols) + " ld " + std::to_string(ld) +
                                        (lay == layout::row_major ? " row-major" : " col-major") + " axis " +
@@ -490,15 +490,20 @@ TYPED_TEST(HalfBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   }
 }
 
-TYPED_TEST(HalfBatched, ExactModeAndBadArgumentsAreRefused) {
+TYPED_TEST(HalfBatched, GpuExactModeAndBadArgumentsAreRefused) {
   using H = TypeParam;
   const std::vector<H> x(10, static_cast<H>(0));
   const std::vector<std::uint64_t> offsets = {0, 4, 10};
   std::vector<float> r(2);
-  EXPECT_THROW(sum(std::span<const H>(x), segments{offsets}, std::span<float>(r), {.mode = mode::exact}), error);
-  EXPECT_THROW(sum(matrix_view<H>{x.data(), 2, 5, 5}, 1, std::span<float>(r), {.mode = mode::exact}), error);
-  EXPECT_THROW((reduce<operation::mean, H>(std::span<const H>(x), segments{offsets}, std::span<float>(r),
-                                           {.mode = mode::exact})),
+  // Exact mode of 16-bit batches is the CPU's (the GPU's exact batches take float and double).
+  static_assert(
+      catalogue::supports(operation::sum, element_type_of<H>(), mode::exact, backend::cpu, call_shape::segments));
+  static_assert(
+      !catalogue::supports(operation::sum, element_type_of<H>(), mode::exact, backend::cuda, call_shape::segments));
+  const options gpu_exact{.mode = mode::exact, .backend = backend::cuda};
+  EXPECT_THROW(sum(std::span<const H>(x), segments{offsets}, std::span<float>(r), gpu_exact), error);
+  EXPECT_THROW(sum(matrix_view<H>{x.data(), 2, 5, 5}, 1, std::span<float>(r), gpu_exact), error);
+  EXPECT_THROW((reduce<operation::mean, H>(std::span<const H>(x), segments{offsets}, std::span<float>(r), gpu_exact)),
                error);
   // The batch checks of the float calls: the results' length, the offsets.
   std::vector<float> three(3);

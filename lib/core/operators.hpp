@@ -116,7 +116,9 @@ using exact_operators =
                     detail::exact_ops_of<float16, detail::every_shape>,
                     detail::exact_ops_of<bfloat16, detail::every_shape>>::type;
 using exact_batch_operators = typename concat<detail::exact_ops_of<double, catalogue::host_batches>,
-                                              detail::exact_ops_of<float, catalogue::host_batches>>::type;
+                                              detail::exact_ops_of<float, catalogue::host_batches>,
+                                              detail::exact_ops_of<float16, catalogue::host_batches>,
+                                              detail::exact_ops_of<bfloat16, catalogue::host_batches>>::type;
 
 /// What a backend implements: the operators of the canonical order (all_operators, which the CPU compiles once per
 /// instruction set) and the exact ones; batch_entries, those of the batched entry points.

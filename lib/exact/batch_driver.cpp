@@ -17,6 +17,7 @@
 #include "exact_batches.hpp"
 #include "exact_kernels.hpp"
 #include "reused_state.hpp"
+#include "widened.hpp"
 
 namespace detred::exact_cpu {
 namespace {
@@ -54,11 +55,12 @@ void prefetch_row(const T* row, std::uint64_t elements) {
 
 template <class T>
 void reduce_lines(line_op op, exact::finish f, const T* x, const T* y, const cpu::line_set& lines, std::uint64_t count,
-                  T* results, const cpu::run_options& how) {
+                  kernel_type<T>* results, const cpu::run_options& how) {
+  using R = kernel_type<T>;
   if (count == 0) return;
   const exact_kernels& table = kernels_for(cpu::resolve(how.instruction_set));
-  const auto sum = sum_kernel<T>(table, op == line_op::asum);
-  const auto dot = dot_kernel<T>(table);
+  const auto sum = sum_kernel<R>(table, op == line_op::asum);
+  const auto dot = dot_kernel<R>(table);
   // A norm's squares are the products of x with itself.
   const bool products = op == line_op::dot || op == line_op::squares;
   const T* const second = op == line_op::squares ? x : y;
@@ -85,12 +87,21 @@ void reduce_lines(line_op op, exact::finish f, const T* x, const T* y, const cpu
             ++left;
             continue;
           }
-          if (products) {
+          if constexpr (is_half<T>) {
+            widened_grains(x + s, products ? second + s : nullptr, n,
+                           [&](const float* a, const float* b, std::uint64_t m) {
+                             if (products) {
+                               dot(line.state(), a, b, m);
+                             } else {
+                               sum(line.state(), a, m);
+                             }
+                           });
+          } else if (products) {
             dot(line.state(), x + s, second + s, n);
           } else {
             sum(line.state(), x + s, n);
           }
-          results[k] = line.take<T>(f, n);
+          results[k] = line.take<R>(f, n);
         }
         return left;
       },
@@ -98,22 +109,24 @@ void reduce_lines(line_op op, exact::finish f, const T* x, const T* y, const cpu
         const std::uint64_t s = lines.start(k);
         const superaccumulator a =
             products ? dot_state(x + s, second + s, n, how) : sum_state(x + s, n, op == line_op::asum, how);
-        results[k] = exact::finish_to<T>(f, a, n);
+        results[k] = exact::finish_to<R>(f, a, n);
       });
 }
 
 template <class T>
 void reduce_strided_lines(line_op op, exact::finish f, const T* x, std::uint64_t length, std::uint64_t stride,
-                          std::uint64_t count, T* results, const cpu::run_options& how) {
+                          std::uint64_t count, kernel_type<T>* results, const cpu::run_options& how) {
+  // R: what the kernels read and the results are; the piece holds rows widened to it (exactly: 16-bit floats).
+  using R = kernel_type<T>;
   if (count == 0) return;
   const exact_kernels& table = kernels_for(cpu::resolve(how.instruction_set));
-  const auto sum = sum_kernel<T>(table, op == line_op::asum);
-  const auto dot = dot_kernel<T>(table);
+  const auto sum = sum_kernel<R>(table, op == line_op::asum);
+  const auto dot = dot_kernel<R>(table);
   // What a line's state becomes: its rounded value, the rounded square root (nrm2) or quotient by its length (mean).
-  const auto finish = [f, length](const superaccumulator& a) { return exact::finish_to<T>(f, a, length); };
+  const auto finish = [f, length](const superaccumulator& a) { return exact::finish_to<R>(f, a, length); };
   const int team = team_for(count * length * sizeof(T), how);
   constexpr std::uint64_t width = panel_bytes / sizeof(T);
-  constexpr std::uint64_t piece_stride = piece_rows + piece_pad_bytes / sizeof(T);
+  constexpr std::uint64_t piece_stride = piece_rows + piece_pad_bytes / sizeof(R);
   const std::uint64_t panels = (count + width - 1) / width;
   const std::uint64_t pieces = (length + piece_rows - 1) / piece_rows;
   // Fewer panels than threads (a tall, narrow matrix): the rows are split too, each part filling states of its own,
@@ -127,7 +140,7 @@ void reduce_strided_lines(line_op op, exact::finish f, const T* x, std::uint64_t
 #pragma omp parallel num_threads(team)
   {
     std::vector<superaccumulator> acc(width);
-    const std::unique_ptr<T[]> piece(new T[width * piece_stride]);
+    const std::unique_ptr<R[]> piece(new R[width * piece_stride]);
 #pragma omp for schedule(dynamic, 1)
     for (std::uint64_t item = 0; item < panels * parts; ++item) {
       const std::uint64_t first = item / parts * width;
@@ -141,10 +154,10 @@ void reduce_strided_lines(line_op op, exact::finish f, const T* x, std::uint64_t
         for (std::uint64_t i = 0; i < rows; ++i) {
           if (r + i + prefetch_rows < row_end) prefetch_row(x + (r + i + prefetch_rows) * stride + first, lines);
           const T* row = x + (r + i) * stride + first;
-          for (std::uint64_t j = 0; j < lines; ++j) piece[j * piece_stride + i] = row[j];
+          for (std::uint64_t j = 0; j < lines; ++j) piece[j * piece_stride + i] = widen(row[j]);
         }
         for (std::uint64_t j = 0; j < lines; ++j) {
-          const T* line = piece.get() + j * piece_stride;
+          const R* line = piece.get() + j * piece_stride;
           if (op == line_op::squares) {
             dot(acc[j], line, line, rows);
           } else {
@@ -163,13 +176,15 @@ void reduce_strided_lines(line_op op, exact::finish f, const T* x, std::uint64_t
   for (std::uint64_t t = 0; t < merged.size(); ++t) results[t] = finish(merged[t]);
 }
 
-template void reduce_lines(line_op, exact::finish, const double*, const double*, const cpu::line_set&, std::uint64_t,
-                           double*, const cpu::run_options&);
-template void reduce_lines(line_op, exact::finish, const float*, const float*, const cpu::line_set&, std::uint64_t,
-                           float*, const cpu::run_options&);
-template void reduce_strided_lines(line_op, exact::finish, const double*, std::uint64_t, std::uint64_t, std::uint64_t,
-                                   double*, const cpu::run_options&);
-template void reduce_strided_lines(line_op, exact::finish, const float*, std::uint64_t, std::uint64_t, std::uint64_t,
-                                   float*, const cpu::run_options&);
+#define DETRED_EXACT_BATCHES(T)                                                                                     \
+  template void reduce_lines(line_op, exact::finish, const T*, const T*, const cpu::line_set&, std::uint64_t,       \
+                             kernel_type<T>*, const cpu::run_options&);                                             \
+  template void reduce_strided_lines(line_op, exact::finish, const T*, std::uint64_t, std::uint64_t, std::uint64_t, \
+                                     kernel_type<T>*, const cpu::run_options&);
+DETRED_EXACT_BATCHES(double)
+DETRED_EXACT_BATCHES(float)
+DETRED_EXACT_BATCHES(float16)
+DETRED_EXACT_BATCHES(bfloat16)
+#undef DETRED_EXACT_BATCHES
 
 }  // namespace detred::exact_cpu

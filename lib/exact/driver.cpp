@@ -13,6 +13,7 @@
 #include "cpu/isa_tables.hpp"
 #include "exact_backend.hpp"
 #include "exact_kernels.hpp"
+#include "widened.hpp"
 
 namespace detred::exact_cpu {
 namespace {
@@ -47,25 +48,6 @@ exact::superaccumulator run(std::uint64_t n, std::uint64_t bytes, const cpu::run
   return total;
 }
 
-template <class T>
-constexpr bool is_half = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
-
-/// 16-bit floats reach the float kernel a grain at a time, widened exactly into buffers on the stack: every value
-/// keeps its value, so the exact state is the same as the float kernel's over the widened array.
-template <class H, class Body>
-void widened_grains(const H* x, const H* y, std::uint64_t count, Body body) {
-  float a[grain];
-  float b[grain];
-  for (std::uint64_t at = 0; at < count; at += grain) {
-    const std::uint64_t m = std::min(grain, count - at);
-    for (std::uint64_t i = 0; i < m; ++i) a[i] = to_float(x[at + i]);
-    if (y != nullptr && y != x) {
-      for (std::uint64_t i = 0; i < m; ++i) b[i] = to_float(y[at + i]);
-    }
-    body(a, y == x ? a : b, m);  // a sum of squares (y = x) widens its one array once
-  }
-}
-
 }  // namespace
 
 template <class T>
@@ -73,8 +55,7 @@ exact::superaccumulator sum_state(const T* x, std::uint64_t n, bool absolute, co
   if constexpr (is_half<T>) {
     const auto f = sum_kernel<float>(kernels_for(cpu::resolve(how.instruction_set)), absolute);
     return run(n, n * sizeof(T), how, [&](exact::superaccumulator& acc, std::uint64_t begin, std::uint64_t count) {
-      widened_grains<T>(x + begin, nullptr, count,
-                        [&](const float* a, const float*, std::uint64_t m) { f(acc, a, m); });
+      widened_grains(x + begin, nullptr, count, [&](const float* a, const float*, std::uint64_t m) { f(acc, a, m); });
     });
   } else {
     const auto f = sum_kernel<T>(kernels_for(cpu::resolve(how.instruction_set)), absolute);
@@ -89,8 +70,8 @@ exact::superaccumulator dot_state(const T* x, const T* y, std::uint64_t n, const
   if constexpr (is_half<T>) {
     const auto f = dot_kernel<float>(kernels_for(cpu::resolve(how.instruction_set)));
     return run(n, 2 * n * sizeof(T), how, [&](exact::superaccumulator& acc, std::uint64_t begin, std::uint64_t count) {
-      widened_grains<T>(x + begin, y + begin, count,
-                        [&](const float* a, const float* b, std::uint64_t m) { f(acc, a, b, m); });
+      widened_grains(x + begin, y + begin, count,
+                     [&](const float* a, const float* b, std::uint64_t m) { f(acc, a, b, m); });
     });
   } else {
     const auto f = dot_kernel<T>(kernels_for(cpu::resolve(how.instruction_set)));

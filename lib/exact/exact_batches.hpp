@@ -10,6 +10,7 @@
 #include "detred/exact/exact_ops.hpp"
 
 #include "cpu/cpu_backend.hpp"
+#include "widened.hpp"
 
 namespace detred::exact_cpu {
 
@@ -19,15 +20,16 @@ namespace detred::exact_cpu {
 enum class line_op { sum, asum, dot, squares };
 
 /// results[k] = the correctly rounded sum, |x| sum, dot product (with y, of the same layout) or norm of line k of
-/// `lines`, for k < count; T = double or float. y is only read for line_op::dot.
+/// `lines`, for k < count; T = double or float, or float16 and bfloat16 (widened exactly, float results). y is only
+/// read for line_op::dot.
 template <class T>
 void reduce_lines(line_op op, exact::finish f, const T* x, const T* y, const cpu::line_set& lines, std::uint64_t count,
-                  T* results, const cpu::run_options& how);
+                  kernel_type<T>* results, const cpu::run_options& how);
 
 /// results[t] = the correctly rounded sum, |x| sum or norm (op sum, asum, squares; not dot) of x[t], x[t + stride],
 /// ..., x[t + (length - 1) * stride], for t < count: the columns of a row-major matrix, the rows of a column-major one.
 template <class T>
 void reduce_strided_lines(line_op op, exact::finish f, const T* x, std::uint64_t length, std::uint64_t stride,
-                          std::uint64_t count, T* results, const cpu::run_options& how);
+                          std::uint64_t count, kernel_type<T>* results, const cpu::run_options& how);
 
 }  // namespace detred::exact_cpu

@@ -30,7 +30,7 @@ def test_segments_and_groups_have_the_bits_of_the_single_array_calls(dtype):
             assert bits(grouped[b], dtype) == bits(detred.sum(x[keys == b]), dtype), (key_dtype, b)
 
 
-@pytest.mark.parametrize("mode", ["tree", "compensated"])
+@pytest.mark.parametrize("mode", ["tree", "compensated", "exact"])
 def test_float16_segments_sum_in_float32_with_the_bits_of_detred_sum(mode):
     # Patterns of every class: zeros of both signs, subnormals, the largest finite, Inf, NaN.
     x = np.random.default_rng(5).integers(0, 1 << 16, 10007).astype(np.uint16).view(np.float16)
