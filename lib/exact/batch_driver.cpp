@@ -125,7 +125,9 @@ void reduce_strided_lines(line_op op, exact::finish f, const T* x, std::uint64_t
   // What a line's state becomes: its rounded value, the rounded square root (nrm2) or quotient by its length (mean).
   const auto finish = [f, length](const superaccumulator& a) { return exact::finish_to<R>(f, a, length); };
   const int team = team_for(count * length * sizeof(T), how);
-  constexpr std::uint64_t width = panel_bytes / sizeof(T);
+  // A panel's width in lines from the kernels' element size, so that 16-bit rows (read 128 bytes at a time) keep
+  // the float piece and states within the same L2 budget.
+  constexpr std::uint64_t width = panel_bytes / sizeof(R);
   constexpr std::uint64_t piece_stride = piece_rows + piece_pad_bytes / sizeof(R);
   const std::uint64_t panels = (count + width - 1) / width;
   const std::uint64_t pieces = (length + piece_rows - 1) / piece_rows;
