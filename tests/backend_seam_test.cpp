@@ -84,6 +84,41 @@ TEST(BackendSeam, ATestBackendServesBatches) {
   EXPECT_EQ(test_backend::calls - before, 2);
 }
 
+TEST(BackendSeam, ATestBackendServesScans) {
+  const std::vector<double> v = data(3 * 4100);
+  const std::span<const double> x(v);
+  const std::vector<std::uint64_t> offsets = {0, 1, 2049, 2049, 9000, v.size()};
+  const test_backend_routed routed;
+  const int before = test_backend::calls;
+  int scans = 0;
+  const auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  };
+  for (const mode m : {mode::tree, mode::compensated}) {
+    const options on_test{.mode = m, .backend = backend::cuda};
+    const options on_cpu{.mode = m, .backend = backend::cpu};
+    std::vector<double> got(v.size());
+    std::vector<double> want(v.size());
+    cumsum(x, std::span<double>(got), on_test);
+    cumsum(x, std::span<double>(want), on_cpu);
+    EXPECT_TRUE(same(got, want)) << to_string(m);
+    exclusive_cumsum(x, segments{offsets}, std::span<double>(got), on_test);
+    exclusive_cumsum(x, segments{offsets}, std::span<double>(want), on_cpu);
+    EXPECT_TRUE(same(got, want)) << to_string(m);
+    // The columns of a row-major matrix: the outputs packed in its layout.
+    const matrix_view<double> a{v.data(), 4100, 3, 3};
+    cumsum(a, 0, std::span<double>(got), on_test);
+    cumsum(a, 0, std::span<double>(want), on_cpu);
+    EXPECT_TRUE(same(got, want)) << to_string(m);
+    scans += 3;
+  }
+  const std::vector<std::int32_t> i(3000, -7);
+  std::vector<std::int64_t> totals(i.size());
+  cumsum(std::span<const std::int32_t>(i), std::span<std::int64_t>(totals), {.backend = backend::cuda});
+  EXPECT_EQ(totals.back(), -21000);
+  EXPECT_EQ(test_backend::calls - before, scans + 1);  // every call above reached the test backend
+}
+
 TEST(BackendSeam, TheLibrarysOwnBackendComesBack) {
   {
     const test_backend_routed routed;

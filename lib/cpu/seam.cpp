@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The CPU backend's seam (lib/core/backend_seam.hpp): its typed entry points, as the front door calls them. The
 // operators of the canonical order run on the lane engine (driver.cpp, batch_driver.cpp), the order-free exact
-// operators on exact mode's drivers (lib/exact).
+// operators on exact mode's drivers (lib/exact), the scans on the scan driver (lib/scan).
 #include "core/backend_seam.hpp"
 #include "cpu_backend.hpp"
 #include "exact/exact_operators.hpp"
+#include "scan/scan_backend.hpp"
 
 namespace detred::cpu {
 namespace {
@@ -39,6 +40,7 @@ struct cpu_backend {
       cpu::reduce_strided_lines<Op>(x, length, stride, count, results, how(opt));
     }
   }
+  using scans = backend_scans;
 };
 
 }  // namespace

@@ -7,8 +7,8 @@
 #include <tuple>
 
 #include "core/operators.hpp"
+#include "core/scan_types.hpp"
 #include "cuda_backend.hpp"
-#include "scan/scan_types.hpp"
 
 namespace detred::cuda_backend {
 
@@ -31,10 +31,11 @@ struct batched_calls<op_list<Ops...>> {
 }  // namespace detred::cuda_backend
 
 /// The staged scans of every scan type, and along an axis of float and double matrices.
-#define DETRED_CUDA_BACKEND_SCANS()                                                                  \
-  DETRED_EACH_SCAN_TYPE(DETRED_CUDA_BACKEND_SCAN_TYPE)                                               \
-  template void scan_axis_host<double>(matrix_view<double>, int, std::span<double>, const options&); \
-  template void scan_axis_host<float>(matrix_view<float>, int, std::span<float>, const options&);
-#define DETRED_CUDA_BACKEND_SCAN_TYPE(In, Out)                                                 \
-  template void scan_host<In, Out>(std::span<const In>, std::span<Out>, bool, const options&); \
-  template void scan_segments_host<In, Out>(std::span<const In>, segments, std::span<Out>, bool, const options&);
+#define DETRED_CUDA_BACKEND_SCANS()                                                                           \
+  DETRED_EACH_SCAN_TYPE(DETRED_CUDA_BACKEND_SCAN_TYPE)                                                        \
+  template void staged_scans::scan_axis<double>(matrix_view<double>, int, std::span<double>, const options&); \
+  template void staged_scans::scan_axis<float>(matrix_view<float>, int, std::span<float>, const options&);
+#define DETRED_CUDA_BACKEND_SCAN_TYPE(In, Out)                                                            \
+  template void staged_scans::scan<In, Out>(std::span<const In>, std::span<Out>, bool, const options&);   \
+  template void staged_scans::scan_segments<In, Out>(std::span<const In>, segments, std::span<Out>, bool, \
+                                                     const options&);

@@ -6,14 +6,11 @@
 #include <cstdint>
 #include <span>
 
+#include "core/backend_seam.hpp"
 #include "core/line_set.hpp"
 #include "detred/batched.hpp"
 #include "detred/options.hpp"
 #include "detred/order.hpp"
-
-namespace detred {
-struct backend_seam;
-}
 
 namespace detred::cuda_backend {
 
@@ -39,16 +36,14 @@ template <class Op>
 void reduce_strided_lines_host(const order::operands<Op>& x, std::uint64_t extent, std::uint64_t length,
                                std::uint64_t stride, std::uint64_t count, typename Op::result* results);
 
-/// The scans of host arrays with backend::cuda (lib/scan/scan_api.cpp, which has checked the arguments): x, and the
-/// offsets of s, are copied to the current device, scanned there by detred::cuda's synchronous call with opt (mode,
-/// stream, workspace), and the outputs copied back into y (which may be x). Throws detred::error, and
-/// detred::overflow_error for an integer output past its type. Instantiated for the types of detred/scan.hpp.
-template <class In, class Out>
-void scan_host(std::span<const In> x, std::span<Out> y, bool exclusive, const options& opt);
-template <class In, class Out>
-void scan_segments_host(std::span<const In> x, segments s, std::span<Out> y, bool exclusive, const options& opt);
-template <class T>
-void scan_axis_host(matrix_view<T> a, int axis, std::span<T> y, const options& opt);
+/// The scans of host arrays with backend::cuda (reached through the seam from lib/scan/scan_api.cpp, which has
+/// checked the arguments): x, and the offsets of s, are copied to the current device, scanned there by
+/// detred::cuda's synchronous call with opt (mode, stream, workspace), and the outputs copied back into y (which may
+/// be x). Throws detred::error, and detred::overflow_error for an integer output past its type. Instantiated for the
+/// types of detred/scan.hpp.
+struct staged_scans {
+  DETRED_BACKEND_SCAN_CALLS()
+};
 
 /// The typed calls above as lib/core/backend_seam.hpp's seam_of<Impl> takes them (on the current device; the
 /// batched forms make their own device buffers).
@@ -68,6 +63,7 @@ struct entry_points {
                                    const options&) {
     reduce_strided_lines_host<Op>(x, extent, length, stride, count, results);
   }
+  using scans = staged_scans;
 };
 
 }  // namespace detred::cuda_backend

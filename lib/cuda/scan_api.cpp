@@ -221,7 +221,7 @@ namespace detred::cuda_backend {
 using cuda::detail::device_copy;
 
 template <class In, class Out>
-void scan_host(std::span<const In> x, std::span<Out> y, bool exclusive, const options& opt) {
+void staged_scans::scan(std::span<const In> x, std::span<Out> y, bool exclusive, const options& opt) {
   const device_copy in(x.data(), x.size_bytes());
   const device_copy out(nullptr, y.size_bytes());
   const std::span<const In> dx(in.as<const In>(), x.size());
@@ -235,7 +235,8 @@ void scan_host(std::span<const In> x, std::span<Out> y, bool exclusive, const op
 }
 
 template <class In, class Out>
-void scan_segments_host(std::span<const In> x, segments s, std::span<Out> y, bool exclusive, const options& opt) {
+void staged_scans::scan_segments(std::span<const In> x, segments s, std::span<Out> y, bool exclusive,
+                                 const options& opt) {
   const device_copy in(x.data(), x.size_bytes());
   const device_copy offsets(s.offsets.data(), s.offsets.size_bytes());
   // Outputs outside every segment keep y's values, as on the CPU: the device buffer starts as a copy of y.
@@ -252,7 +253,7 @@ void scan_segments_host(std::span<const In> x, segments s, std::span<Out> y, boo
 }
 
 template <class T>
-void scan_axis_host(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
+void staged_scans::scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   const std::uint64_t extent = extent_of(a);
   const device_copy in(a.data, extent * sizeof(T));
   const device_copy out(nullptr, y.size_bytes());

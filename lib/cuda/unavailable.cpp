@@ -9,9 +9,9 @@
 #include "backend_instances.hpp"
 #include "core/backend_seam.hpp"
 #include "core/operators.hpp"
+#include "core/scan_types.hpp"
 #include "cuda_backend.hpp"
 #include "detred/cuda.hpp"
-#include "scan/scan_types.hpp"
 
 namespace detred {
 namespace {
@@ -51,15 +51,15 @@ const backend_seam& seam() {
 }
 
 template <class In, class Out>
-void scan_host(std::span<const In>, std::span<Out>, bool, const options&) {
+void staged_scans::scan(std::span<const In>, std::span<Out>, bool, const options&) {
   no_cuda();
 }
 template <class In, class Out>
-void scan_segments_host(std::span<const In>, segments, std::span<Out>, bool, const options&) {
+void staged_scans::scan_segments(std::span<const In>, segments, std::span<Out>, bool, const options&) {
   no_cuda();
 }
 template <class T>
-void scan_axis_host(matrix_view<T>, int, std::span<T>, const options&) {
+void staged_scans::scan_axis(matrix_view<T>, int, std::span<T>, const options&) {
   no_cuda();
 }
 DETRED_CUDA_BACKEND_SCANS()

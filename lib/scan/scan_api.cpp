@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The front door of the scans: argument checks, then the CPU scan engine (floating point) or the exact integer scan,
-// or, with backend::cuda, the GPU's scans of the arrays staged in device memory (lib/cuda/scan_api.cpp).
-#include <algorithm>
+// The front door of the scans: argument checks, then the backend's scan through its seam (lib/core/backend_seam.hpp):
+// the CPU's (lib/scan/cpu_scans.cpp), or, with backend::cuda, the GPU's scans of the arrays staged in device memory
+// (lib/cuda/scan_api.cpp). The pieces' calls (cumsum_totals, cumsum_piece) are the CPU's only.
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "api/backends.hpp"
 #include "core/batch_checks.hpp"
+#include "core/scan_types.hpp"
 #include "core/validate.hpp"
 #include "cpu/isa_selection.hpp"
-#include "cuda/cuda_backend.hpp"
 #include "detred/catalogue.hpp"
 #include "detred/scan.hpp"
 #include "scan_backend.hpp"
 #include "scan_checks.hpp"
-#include "scan_types.hpp"
 
 namespace detred {
 namespace {
@@ -26,17 +28,10 @@ const char* name_of(bool exclusive) { return exclusive ? "detred::exclusive_cums
 using scan_checks::check_buffers;
 using scan_checks::check_overlap;
 
-/// Where a scan runs and how: the backend (the CPU, or the GPU for host arrays staged there) and the CPU's run
-/// options.
-struct scan_route {
-  backend where;
-  cpu::run_options how;
-};
-
-/// The route of a scan of In elements in call shape s, after the checks every scan shares: the mode and the backend
+/// The backend of a scan of In elements in call shape s, after the checks every scan shares: the mode and the backend
 /// as the catalogue has them (detred/catalogue.hpp; the one refusal of a mode is checked_mode's).
 template <class In>
-scan_route checked(const options& opt, bool exclusive, call_shape s, const char* what) {
+backend checked(const options& opt, bool exclusive, call_shape s, const char* what) {
   validate(opt);
   const operation op = exclusive ? operation::exclusive_cumsum : operation::cumsum;
   const backend b = backend_of(opt);
@@ -45,104 +40,47 @@ scan_route checked(const options& opt, bool exclusive, call_shape s, const char*
                 to_string(element_type_of<In>()) + " in this call shape (docs/scan.md)");
   }
   checked_mode<In>(opt.mode, op, b, s, what);
-  if (b == backend::cpu) cpu::resolve(opt.isa);  // an instruction set this CPU lacks is refused even with no kernel
-  return {b, {.threads = opt.threads, .instruction_set = opt.isa}};
+  return b;
 }
 
-/// One array, no checks: the floating-point engine in the mode, or the integer scan.
-template <class In, class Out>
-void scan_array(const In* x, std::uint64_t n, Out* y, mode m, bool exclusive, const cpu::run_options& how) {
-  if constexpr (std::is_integral_v<In>) {
-    cpu::integer_scan<In, Out>(x, n, y, exclusive);
-  } else if (m == mode::compensated) {
-    cpu::scan<order::scan_op<In, order::compensated_sums>>(x, n, y, exclusive, how);
-  } else {
-    cpu::scan<order::scan_op<In, order::plain_sums>>(x, n, y, exclusive, how);
-  }
+/// The entry of In in one of the seam's scan tables, or the error that backend b lacks it.
+template <class In, class Fn>
+Fn entry_of(const std::array<Fn, backend_seam::element_types>& table, backend b, const char* what) {
+  const Fn f = table[static_cast<std::size_t>(element_type_of<In>())];
+  if (f == nullptr) throw error(std::string(what) + ": backend " + to_string(b) + " implements no such scan");
+  return f;
 }
 
 template <class In, class Out>
 void scan_checked(std::span<const In> x, std::span<Out> y, const options& opt, bool exclusive) {
   const char* what = name_of(exclusive);
-  const scan_route route = checked<In>(opt, exclusive, call_shape::array, what);
+  const backend b = checked<In>(opt, exclusive, call_shape::array, what);
   check_buffers(x.data(), x.size(), y.data(), y.size(), what);
-  if (route.where == backend::cuda) return cuda_backend::scan_host(x, y, exclusive, opt);
-  scan_array(x.data(), x.size(), y.data(), opt.mode, exclusive, route.how);
+  entry_of<In>(seam_for(b).scan, b, what)(x.data(), x.size(), y.data(), exclusive, opt);
 }
 
 template <class In, class Out>
 void scan_segments(std::span<const In> x, segments s, std::span<Out> y, const options& opt, bool exclusive) {
   const char* what = name_of(exclusive);
-  const scan_route route = checked<In>(opt, exclusive, call_shape::segments, what);
+  const backend b = checked<In>(opt, exclusive, call_shape::segments, what);
   check_buffers(x.data(), x.size(), y.data(), y.size(), what);
   validate_segments(s, x.size(), s.offsets.empty() ? 0 : s.offsets.size() - 1, what);
-  if (route.where == backend::cuda) return cuda_backend::scan_segments_host(x, s, y, exclusive, opt);
-  const cpu::run_options& how = route.how;
-  const std::uint64_t count = s.offsets.size() - 1;
-  // Each segment is an array of its own; short ones run one per thread, long ones split their leaves among threads.
-  const std::uint64_t long_segment = std::uint64_t{1} << 16;
-  const int threads = cpu::thread_count(opt.threads);
-  cpu::run_options single = how;
-  single.threads = 1;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-  for (std::uint64_t k = 0; k < count; ++k) {
-    const std::uint64_t a = s.offsets[k];
-    const std::uint64_t n = s.offsets[k + 1] - a;
-    if (n < long_segment) scan_array(x.data() + a, n, y.data() + a, opt.mode, exclusive, single);
-  }
-  for (std::uint64_t k = 0; k < count; ++k) {
-    const std::uint64_t a = s.offsets[k];
-    const std::uint64_t n = s.offsets[k + 1] - a;
-    if (n >= long_segment) scan_array(x.data() + a, n, y.data() + a, opt.mode, exclusive, how);
-  }
+  entry_of<In>(seam_for(b).scan_segments, b, what)(x.data(), x.size(), s, y.data(), exclusive, opt);
 }
 
 template <class T>
 void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   const char* what = "detred::cumsum";
-  const scan_route route = checked<T>(opt, false, call_shape::axis, what);
-  const cpu::run_options& how = route.how;
-  const axis_lines lines = lines_of(a, axis, axis == 0 ? a.cols : a.rows, "cumsum");
+  const backend b = checked<T>(opt, false, call_shape::axis, what);
+  lines_of(a, axis, axis == 0 ? a.cols : a.rows, "cumsum");
   scan_checks::check_axis_output(a, y.data(), y.size(), what);
-  if (route.where == backend::cuda) return cuda_backend::scan_axis_host(a, axis, y, opt);
-  const int threads = cpu::thread_count(opt.threads);
-  cpu::run_options single = how;
-  single.threads = 1;
-  if (lines.contiguous) {
-    // Each line is a contiguous run, and so is its place in y (packed): line t's outputs start at t * length.
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
-    for (std::uint64_t t = 0; t < lines.count; ++t) {
-      scan_array(a.data + t * lines.stride, lines.length, y.data() + t * lines.length, opt.mode, false, single);
-    }
-    return;
-  }
-  // Lines of elements `stride` apart (the columns of a row-major matrix): element i of line t is a.data[t + i *
-  // stride], and y[t + i * count]. Neighbouring lines are gathered together into contiguous lines, a group at a time,
-  // so that each row of the group is one run of consecutive elements (a cache line of doubles) rather than one
-  // element per row; each gathered line is then scanned alone, as the one-array call, and its outputs scattered
-  // back the same way. The group shrinks for long lines, so that its buffer stays within 4 MiB per thread.
-  const std::uint64_t fitting = (std::uint64_t{4} << 20) / (sizeof(T) * (lines.length == 0 ? 1 : lines.length));
-  const std::uint64_t group = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64 / sizeof(T), fitting));
-  const std::uint64_t groups = (lines.count + group - 1) / group;
-#pragma omp parallel num_threads(threads)
-  {
-    std::vector<T> block(group * lines.length);
-#pragma omp for schedule(dynamic, 4)
-    for (std::uint64_t g = 0; g < groups; ++g) {
-      const std::uint64_t first = g * group;
-      const std::uint64_t width = std::min(group, lines.count - first);
-      for (std::uint64_t i = 0; i < lines.length; ++i) {
-        for (std::uint64_t b = 0; b < width; ++b) block[b * lines.length + i] = a.data[first + b + i * lines.stride];
-      }
-      for (std::uint64_t b = 0; b < width; ++b) {
-        T* line = block.data() + b * lines.length;
-        scan_array(line, lines.length, line, opt.mode, false, single);
-      }
-      for (std::uint64_t i = 0; i < lines.length; ++i) {
-        for (std::uint64_t b = 0; b < width; ++b) y[first + b + i * lines.count] = block[b * lines.length + i];
-      }
-    }
-  }
+  entry_of<T>(seam_for(b).scan_axis, b, what)(&a, axis, y.data(), y.size(), opt);
+}
+
+/// The pieces' calls run on the CPU only (the catalogue lists no other backend for them): the CPU's run options.
+cpu::run_options cpu_run_options(const options& opt) {
+  cpu::resolve(opt.isa);
+  return {.threads = opt.threads, .instruction_set = opt.isa};
 }
 
 template <class Op, class T>
@@ -165,7 +103,8 @@ scan_total<T> total_of(const typename Op::state& s) {
 template <class In, class T>
 void totals_checked(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt) {
   const char* what = "detred::cumsum_totals";
-  const cpu::run_options how = checked<In>(opt, false, call_shape::partial_state, what).how;
+  checked<In>(opt, false, call_shape::partial_state, what);
+  const cpu::run_options how = cpu_run_options(opt);
   const std::uint64_t m = order::leaf_count<T>(piece.size());
   if (totals.size() != m) {
     throw error(std::string(what) + ": the totals span holds " + std::to_string(totals.size()) + " entries, the " +
@@ -187,7 +126,8 @@ template <class In, class T>
 void piece_checked(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,
                    const options& opt) {
   const char* what = "detred::cumsum_piece";
-  const cpu::run_options how = checked<In>(opt, false, call_shape::partial_state, what).how;
+  checked<In>(opt, false, call_shape::partial_state, what);
+  const cpu::run_options how = cpu_run_options(opt);
   check_buffers(piece.data(), piece.size(), y.data(), y.size(), what);
   const auto run = [&]<class Op>() {
     std::vector<typename Op::state> states(before.size());

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The scan engines: the CPU driver of the canonical scan order (threads over leaves, SIMD kernels per instruction
-// set) and the exact integer scans. The front door (scan_api.cpp) validates arguments and calls these; the tests call
-// them directly to force the threaded path on small inputs.
+// set), the exact integer scans, and the CPU backend's scan calls built on them. The front door (scan_api.cpp)
+// validates arguments and reaches the calls through the backend seam; the tests call the engines directly to force
+// the threaded path on small inputs.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
+#include "core/backend_seam.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "detred/batched.hpp"
+#include "detred/options.hpp"
 #include "detred/order/scan.hpp"
 
 namespace detred::cpu {
@@ -30,5 +34,13 @@ void scan_totals(const typename Op::input* x, std::uint64_t n, typename Op::stat
 /// output that does not fit R. y may equal x when I is R.
 template <class I, class R>
 void integer_scan(const I* x, std::uint64_t n, R* y, bool exclusive);
+
+/// The CPU backend's scans, its seam's `scans` (lib/cpu/seam.cpp; defined in cpu_scans.cpp), on arguments the front
+/// door has checked: one array (the driver above or the integer scan), every segment as the one-array call on it,
+/// and every line of a matrix axis (outputs packed line after line). Instantiated for DETRED_EACH_SCAN_TYPE, the axis
+/// for float and double.
+struct backend_scans {
+  DETRED_BACKEND_SCAN_CALLS()
+};
 
 }  // namespace detred::cpu
