@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/validate.hpp"
 #include "detred/catalogue.hpp"
 #include "detred/detred.hpp"
 
@@ -278,19 +279,26 @@ TEST(Catalogue, ScansHaveNoPartialStateObjectAndTheirPiecesStayOnTheCpu) {
 }
 
 TEST(Catalogue, RefusalsSayWhereTheModeIsAvailable) {
-  const std::vector<float16> x = values<float16>(10);
-  const std::vector<std::uint64_t> offsets = {0, 10};
-  std::vector<float> r(1);
+  // Every exact shape of the CPU is on the GPU too but the partial states, which the host API builds on the CPU
+  // only: the refusal of one is checked at the catalogue's one refusal (checked_mode).
   try {
-    sum(std::span<const float16>(x), segments{offsets}, std::span<float>(r),
-        {.mode = mode::exact, .backend = backend::cuda});
-    FAIL() << "exact segments of float16 on backend cuda were accepted";
+    (void)checked_mode(mode::exact, operation::sum, element_type::float16, backend::cuda, call_shape::partial_state,
+                       "detred::sum");
+    FAIL() << "an exact partial state of float16 on backend cuda was accepted";
   } catch (const error& e) {
-    EXPECT_NE(
-        std::string(e.what()).find("detred::sum: mode exact is not available on backend cuda for segments "
-                                   "(sum of float16 has it on backend cpu: array, segments, axis, partial_state)"),
-        std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("detred::sum: mode exact is not available on backend cuda for partial_state "
+                                         "(sum of float16 has it on backend cpu: array, segments, axis, "
+                                         "partial_state; on backend cuda: array, segments, axis)"),
+              std::string::npos)
         << e.what();
+  }
+  // A public call: exact stats, refused everywhere, says that stats has tree mode only.
+  const std::vector<double> x = values<double>(10);
+  try {
+    (void)stats(std::span<const double>(x), {.mode = mode::exact});
+    FAIL() << "exact stats accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("(stats has tree mode only)"), std::string::npos) << e.what();
   }
 }
 
@@ -307,7 +315,9 @@ TEST(Catalogue, ElementTypesAndNamesAgree) {
   static_assert(
       catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cpu, call_shape::array));
   static_assert(
-      !catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda, call_shape::array));
+      catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda, call_shape::array));
+  static_assert(!catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda,
+                                     call_shape::partial_state));
   // Exact mode's batches on the GPU: segments, both axes and groups by key, of float and double, once listed.
   constexpr bool listed = catalogue::exact_gpu_batches_listed;
   static_assert(listed == catalogue::supports(operation::nrm2, element_type::float64, mode::exact, backend::cuda,
@@ -320,8 +330,12 @@ TEST(Catalogue, ElementTypesAndNamesAgree) {
                                               call_shape::by_key));
   static_assert(
       catalogue::supports(operation::sum, element_type::float64, mode::exact, backend::cpu, call_shape::segments));
+  static_assert(listed == catalogue::supports(operation::sum, element_type::float16, mode::exact, backend::cuda,
+                                              call_shape::segments));
+  static_assert(!catalogue::supports(operation::sum, element_type::float16, mode::exact, backend::cuda,
+                                     call_shape::partial_state));
   static_assert(
-      !catalogue::supports(operation::sum, element_type::float16, mode::exact, backend::cuda, call_shape::segments));
+      catalogue::supports(operation::mean, element_type::bfloat16, mode::exact, backend::cuda, call_shape::array));
   static_assert(
       catalogue::supports(operation::dot, element_type::bfloat16, mode::exact, backend::cpu, call_shape::array));
   static_assert(
@@ -330,11 +344,12 @@ TEST(Catalogue, ElementTypesAndNamesAgree) {
   static_assert(catalogue::result_of(operation::sum, element_type::int32) == catalogue::result_kind::wide);
   static_assert(
       catalogue::supports(operation::sum, element_type::float16, mode::compensated, backend::cuda, call_shape::axis));
-  // Exact batches of 16-bit floats: the CPU's.
+  // Exact batches of 16-bit floats: the CPU's, and the GPU's where its exact batches are listed.
   static_assert(
       catalogue::supports(operation::sum, element_type::bfloat16, mode::exact, backend::cpu, call_shape::segments));
-  static_assert(
-      !catalogue::supports(operation::sum, element_type::bfloat16, mode::exact, backend::cuda, call_shape::segments));
+  static_assert(catalogue::exact_gpu_batches_listed == catalogue::supports(operation::sum, element_type::bfloat16,
+                                                                           mode::exact, backend::cuda,
+                                                                           call_shape::segments));
   static_assert(
       catalogue::supports(operation::dot, element_type::float16, mode::exact, backend::cpu, call_shape::segments));
   static_assert(

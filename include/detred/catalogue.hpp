@@ -227,10 +227,11 @@ inline constexpr set cuda_only = of(backend::cuda);
 inline constexpr set rounding_modes = of(mode::tree, mode::compensated);  ///< the modes of the canonical order
 inline constexpr set every_mode = of(mode::tree, mode::compensated, mode::exact);
 
-/// Exact mode of the CUDA batched calls (segments, axes, groups by key: lib/cuda/exact_batch.cu) is built, and its
-/// tests (tests/cuda/cuda_exact_batched_test.cpp) compile; like every GPU path it is listed once those tests have
-/// passed on a GPU. Until then its rows name no backend, and the calls are refused with the catalogue's message.
-inline constexpr bool exact_gpu_batches_listed = false;
+/// Exact mode of the CUDA batched calls (segments, axes, groups by key: lib/cuda/exact_batch.cu; 16-bit floats widened
+/// on the device first). Like every GPU path
+/// it is listed once its tests (tests/cuda/cuda_exact_batched_test.cpp) have passed on a GPU; false would take its
+/// rows off the GPU, and the calls would be refused with the catalogue's message.
+inline constexpr bool exact_gpu_batches_listed = true;
 inline constexpr set exact_gpu_batches = exact_gpu_batches_listed ? cuda_only : set{};
 
 /// What the mode of a call means for an operation.
@@ -256,25 +257,24 @@ struct entry {
 /// docs/exact.md) only the shapes listed in its own rows.
 inline constexpr std::array entries = {
   //    operation          element types        call shapes                                              backends       modes
-  entry{operation::sum,    floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},
+  entry{operation::sum,    floats | halves,     of(call_shape::array),                                   both_backends, every_mode},
   entry{operation::sum,    floats | halves,     of(call_shape::partial_state),                           cpu_only,      rounding_modes},
   entry{operation::sum,    floats,              host_batches,                                            both_backends, rounding_modes},
   entry{operation::sum,    halves,              of(call_shape::segments, call_shape::axis),              both_backends, rounding_modes},
-  entry{operation::sum,    floats,              of(call_shape::array),                                   both_backends, every_mode},
-  entry{operation::sum,    halves,              of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
+  entry{operation::sum,    halves,              of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::sum,    floats,              host_batches | of(call_shape::partial_state),            cpu_only,      every_mode},
   entry{operation::sum,    halves,              of(call_shape::segments, call_shape::axis),              cpu_only,      every_mode},
   entry{operation::sum,    floats,              of(call_shape::partial_state, call_shape::pieces),       cuda_only,     every_mode},
   entry{operation::sum,    floats,              host_batches,                                            exact_gpu_batches, every_mode},
+  entry{operation::sum,    halves,              of(call_shape::segments, call_shape::axis),              exact_gpu_batches, every_mode},
   entry{operation::sum,    integers,            of(call_shape::array),                                   both_backends, every_mode},
   entry{operation::sum,    integers,            of(call_shape::partial_state),                           cpu_only,      every_mode},
-  entry{operation::dot,    floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},
+  entry{operation::dot,    floats | halves,     of(call_shape::array),                                   both_backends, every_mode},
   entry{operation::dot,    floats | halves,     of(call_shape::partial_state),                           cpu_only,      rounding_modes},
   entry{operation::dot,    floats | halves,     of(call_shape::segments),                                both_backends, rounding_modes},
-  entry{operation::dot,    floats,              of(call_shape::array),                                   both_backends, every_mode},
   entry{operation::dot,    floats | halves,     of(call_shape::segments),                                cpu_only,      every_mode},
-  entry{operation::dot,    floats,              of(call_shape::segments),                                exact_gpu_batches, every_mode},
-  entry{operation::dot,    halves,              of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
+  entry{operation::dot,    floats | halves,     of(call_shape::segments),                                exact_gpu_batches, every_mode},
+  entry{operation::dot,    halves,              of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::dot,    floats,              of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::asum,   floats,              of(call_shape::array, call_shape::segments, call_shape::axis), both_backends, rounding_modes},
   entry{operation::asum,   floats,              of(call_shape::partial_state),                           cpu_only,      rounding_modes},
@@ -284,7 +284,8 @@ inline constexpr std::array entries = {
   entry{operation::asum,   floats,              of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::nrm2,   floats,              of(call_shape::array, call_shape::segments, call_shape::axis), both_backends, rounding_modes},
   entry{operation::nrm2,   floats,              of(call_shape::partial_state),                           cpu_only,      rounding_modes},
-  entry{operation::nrm2,   floats,              of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
+  entry{operation::nrm2,   floats,              of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::nrm2,   floats,              of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::nrm2,   floats,              of(call_shape::segments, call_shape::axis),              cpu_only,      every_mode},
   entry{operation::nrm2,   floats,              of(call_shape::segments, call_shape::axis),              exact_gpu_batches, every_mode},
   entry{operation::min,    floats | integers,   of(call_shape::array),                                   both_backends, every_mode},
@@ -301,20 +302,18 @@ inline constexpr std::array entries = {
   entry{operation::argmax, floats | integers,   of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::stats,  floats,              of(call_shape::array, call_shape::segments, call_shape::axis, call_shape::by_key), both_backends, of(mode::tree)},
   entry{operation::stats,  floats,              of(call_shape::partial_state),                           cpu_only,      of(mode::tree)},
-  entry{operation::sumsq,  floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},
-  entry{operation::sumsq,  floats,              of(call_shape::array),                                   both_backends, every_mode},
-  entry{operation::sumsq,  floats | halves,     of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
+  entry{operation::sumsq,  floats | halves,     of(call_shape::array),                                   both_backends, every_mode},
+  entry{operation::sumsq,  floats | halves,     of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::sumsq,  floats | halves,     of(call_shape::segments, call_shape::axis),              both_backends, rounding_modes},
   entry{operation::sumsq,  floats | halves,     of(call_shape::segments, call_shape::axis),              cpu_only,      every_mode},
-  entry{operation::sumsq,  floats,              of(call_shape::segments, call_shape::axis),              exact_gpu_batches, every_mode},
+  entry{operation::sumsq,  floats | halves,     of(call_shape::segments, call_shape::axis),              exact_gpu_batches, every_mode},
   // The mean: the sum's rows but pieces and groups by key, each result the sum divided by its count.
-  entry{operation::mean,   floats | halves,     of(call_shape::array),                                   both_backends, rounding_modes},
+  entry{operation::mean,   floats | halves,     of(call_shape::array),                                   both_backends, every_mode},
   entry{operation::mean,   floats | halves,     of(call_shape::partial_state),                           cpu_only,      rounding_modes},
   entry{operation::mean,   floats | halves,     of(call_shape::segments, call_shape::axis),              both_backends, rounding_modes},
-  entry{operation::mean,   floats,              of(call_shape::array),                                   both_backends, every_mode},
-  entry{operation::mean,   halves,              of(call_shape::array, call_shape::partial_state),        cpu_only,      every_mode},
+  entry{operation::mean,   halves,              of(call_shape::partial_state),                           cpu_only,      every_mode},
   entry{operation::mean,   floats | halves,     of(call_shape::segments, call_shape::axis),              cpu_only,      every_mode},
-  entry{operation::mean,   floats,              of(call_shape::segments, call_shape::axis),              exact_gpu_batches, every_mode},
+  entry{operation::mean,   floats | halves,     of(call_shape::segments, call_shape::axis),              exact_gpu_batches, every_mode},
   entry{operation::mean,   floats,              of(call_shape::partial_state),                           cpu_only,      every_mode},
   // The scans (detred/scan.hpp, detred/cuda_scan.hpp): exact mode is refused for floating point (docs/scan.md says
   // why); integer scans are exact in every mode. In place is the array shape with the output the input.

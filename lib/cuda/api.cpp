@@ -50,18 +50,29 @@ inline constexpr std::uint32_t leaves_per_warp_wanted<order::moments_op<T>> = 4;
 
 /// An exact operator (order-free: detred/exact/exact_ops.hpp) on the GPU's exact kernel (exact.cu), which adds
 /// values, magnitudes or products of double or float; a norm's squares are the products of x with itself, and its
-/// result the square root of their exact sum, rounded once.
+/// result the square root of their exact sum, rounded once. 16-bit floats are widened exactly to float first, into
+/// the partial buffer (each operand at a 256-byte boundary), which the exact kernel does not use.
 template <class Op>
 void enqueue_exact_op(const order::operands<Op>& x, std::uint64_t n, typename Op::result* result, state& s,
                       stream_t stream, const char* what) {
   using T = typename Op::input;
+  constexpr detail::exact_kind kind = Op::adds == exact::terms::values       ? detail::exact_kind::sum
+                                      : Op::adds == exact::terms::magnitudes ? detail::exact_kind::asum
+                                                                             : detail::exact_kind::dot;
+  constexpr unsigned second = Op::adds == exact::terms::products ? Op::arity - 1 : 0;
+  const detail::exact_output<typename Op::result> out{.result = result, .finishes = Op::finishes, .count = n};
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-    constexpr detail::exact_kind kind = Op::adds == exact::terms::values       ? detail::exact_kind::sum
-                                        : Op::adds == exact::terms::magnitudes ? detail::exact_kind::asum
-                                                                               : detail::exact_kind::dot;
-    const T* y = Op::adds == exact::terms::products ? x.data[Op::arity - 1] : x.data[0];
-    detail::enqueue_exact<T>(kind, x.data[0], y, n, s.exact, {.result = result, .finishes = Op::finishes, .count = n},
-                             stream);
+    detail::enqueue_exact<T>(kind, x.data[0], x.data[second], n, s.exact, out, stream);
+  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+    static_assert(std::is_same_v<typename Op::result, float>);
+    const std::uint64_t stride = (n * sizeof(float) + 255) / 256 * 256;
+    s.reserve_partials(stride * Op::arity, stream);
+    float* wide[Op::arity];
+    for (unsigned a = 0; a < Op::arity; ++a) {
+      wide[a] = reinterpret_cast<float*>(static_cast<char*>(s.partials) + a * stride);
+      detail::enqueue_widen<T>(x.data[a], wide[a], n, stream);
+    }
+    detail::enqueue_exact<float>(kind, wide[0], wide[second], n, s.exact, out, stream);
   } else {
     throw error(std::string(what) + ": mode exact of " + to_string(element_type_of<T>()) +
                 " elements runs on the CPU only");

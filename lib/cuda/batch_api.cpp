@@ -2,6 +2,7 @@
 // The batched CUDA entry points (detred/cuda.hpp) and the backend seam of the batched host calls with
 // backend::cuda: argument checks, then batch.cu's enqueue functions (the canonical order's operators) or
 // exact_batch.cu's (exact mode's).
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -40,9 +41,34 @@ inline constexpr exact_kind exact_kind_of = Op::adds == exact::terms::values    
                                             : Op::adds == exact::terms::magnitudes ? exact_kind::asum
                                                                                    : exact_kind::dot;
 
-/// Refuses an exact operator the GPU has no batched kernel for (16-bit floats, which the catalogue refuses first).
+/// True for the exact operators of 16-bit floats: their lines are the float kernels' over a widened copy.
+template <class Op>
+inline constexpr bool exact_of_halves = exact::is_exact_op<Op> && (std::is_same_v<typename Op::input, float16> ||
+                                                                   std::is_same_v<typename Op::input, bfloat16>);
+
+/// Refuses an exact operator the GPU has no batched kernel for (the catalogue refuses it first).
 [[noreturn]] inline void no_exact_kernel(element_type t) {
   throw error(std::string("the CUDA backend has no batched exact mode for ") + to_string(t) + " elements");
+}
+
+/// The first `extent` elements of each 16-bit operand widened exactly to float (order::widen, as the CPU's exact
+/// mode widens them) into the workspace's staging buffer, each at a 256-byte boundary; the exact kernels take their
+/// scratch from the partial buffer, so the two do not meet. The second pointer is the operand of the products (x
+/// itself for a sum of squares).
+template <class Op>
+std::array<const float*, 2> widened_operands(const order::operands<Op>& x, std::uint64_t extent, workspace& ws,
+                                             stream_t stream) {
+  workspace_access::state& s = workspace_access::of(ws);
+  const std::uint64_t stride = (extent * sizeof(float) + 255) / 256 * 256;
+  s.reserve_staging(stride * Op::arity, stream);
+  std::array<const float*, 2> wide{};
+  for (unsigned a = 0; a < Op::arity; ++a) {
+    float* to = reinterpret_cast<float*>(static_cast<char*>(s.staging) + a * stride);
+    enqueue_widen<typename Op::input>(x.data[a], to, extent, stream);
+    wide[a] = to;
+  }
+  wide[1] = Op::adds == exact::terms::products ? wide[Op::arity - 1] : wide[0];
+  return wide;
 }
 
 /// enqueue_lines for every batched operator: the canonical order's (batch.cu) or exact mode's (exact_batch.cu).
@@ -53,6 +79,10 @@ void enqueue_any_lines(const order::operands<Op>& x, std::uint64_t extent, const
     using T = typename Op::input;
     const T* y = Op::adds == exact::terms::products ? x.data[Op::arity - 1] : x.data[0];
     enqueue_exact_lines<T>(exact_kind_of<Op>, Op::finishes, x.data[0], y, extent, lines, count, results, ws, stream);
+  } else if constexpr (exact_of_halves<Op>) {
+    const std::array<const float*, 2> wide = widened_operands<Op>(x, extent, ws, stream);
+    enqueue_exact_lines<float>(exact_kind_of<Op>, Op::finishes, wide[0], wide[1], extent, lines, count, results, ws,
+                               stream);
   } else if constexpr (exact::is_exact_op<Op>) {
     no_exact_kernel(element_type_of<typename Op::input>());
   } else {
@@ -69,6 +99,12 @@ void enqueue_any_strided_lines(const order::operands<Op>& x, std::uint64_t lengt
   } else if constexpr (exact_on_gpu<Op>) {
     enqueue_exact_strided_lines<typename Op::input>(exact_kind_of<Op>, Op::finishes, x.data[0], length, stride, count,
                                                     results, ws, stream);
+  } else if constexpr (exact_of_halves<Op> && Op::arity == 1) {
+    // Line t is x[t], x[t + stride], ..., x[t + (length - 1) stride]: the elements below the last line's end.
+    const std::uint64_t extent = length == 0 || count == 0 ? 0 : (length - 1) * stride + count;
+    const std::array<const float*, 2> wide = widened_operands<Op>(x, extent, ws, stream);
+    enqueue_exact_strided_lines<float>(exact_kind_of<Op>, Op::finishes, wide[0], length, stride, count, results, ws,
+                                       stream);
   } else if constexpr (exact::is_exact_op<Op>) {
     no_exact_kernel(element_type_of<typename Op::input>());
   } else {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Exact mode's kernel: one launch computes the exact sum, |x| sum or dot product of a device array and rounds it
-// once (docs/exact.md, "On the GPU").
+// once (docs/exact.md, "On the GPU"). Arrays of float16 and bfloat16 are first widened exactly to float (one more
+// launch, into the workspace), as the CPU's exact mode widens them.
 //
 // Every term reaches a superaccumulator (include/detred/exact/superaccumulator.hpp) without rounding, so the order
 // of the additions cannot matter and atomics are free to pick it:
@@ -17,12 +18,14 @@
 //      bits and its carry, so that every global word changes by less than 2^33 per block;
 //   4. the last block to finish (a counter) reads the global words, rounds once (exact::round_words, on the nonzero
 //      words only) and sets the accumulator back to zero for the next call.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
 #include <cuda_runtime.h>
 
 #include "cuda_check.hpp"
+#include "detred/order/lane_values.hpp"
 #include "exact_enqueue.hpp"
 #include "exact_terms.cuh"
 
@@ -251,7 +254,28 @@ void launch(const T* x, const T* y, std::uint64_t n, void* accumulator, exact_ou
   check(cudaGetLastError(), "exact reduction launch");
 }
 
+/// out[i] = x[i] widened exactly to float (order::widen, the CPU's widening).
+template <class In>
+__global__ void widen_kernel(const In* __restrict__ x, float* __restrict__ out, std::uint64_t n) {
+  const auto* raw = reinterpret_cast<const order::raw_t<In>*>(x);
+  const std::uint64_t threads = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += threads) {
+    out[i] = order::widen<float, In>(raw[i]);
+  }
+}
+
 }  // namespace
+
+template <class In>
+void enqueue_widen(const In* x, float* out, std::uint64_t n, stream_t stream) {
+  if (n == 0) return;
+  constexpr std::uint64_t threads = 256;
+  const std::uint64_t blocks = std::min<std::uint64_t>((n + threads - 1) / threads, std::uint64_t{1} << 16);
+  widen_kernel<In><<<static_cast<unsigned>(blocks), threads, 0, stream>>>(x, out, n);
+  check(cudaGetLastError(), "exact mode's widening launch");
+}
+template void enqueue_widen<float16>(const float16*, float*, std::uint64_t, stream_t);
+template void enqueue_widen<bfloat16>(const bfloat16*, float*, std::uint64_t, stream_t);
 
 template <class T>
 void enqueue_exact(exact_kind kind, const T* x, const T* y, std::uint64_t n, void* accumulator, exact_output<T> out,

@@ -36,6 +36,11 @@ template <class T>
 void enqueue_exact(exact_kind kind, const T* x, const T* y, std::uint64_t n, void* accumulator, exact_output<T> out,
                    stream_t stream);
 
+/// Enqueues out[i] = x[i] widened exactly to float, i < n, for In = float16 or bfloat16: exact mode of 16-bit
+/// floats is the float kernel's over the widened copy (the float values the CPU's exact mode adds).
+template <class In>
+void enqueue_widen(const In* x, float* out, std::uint64_t n, stream_t stream);
+
 /// Enqueues exact mode over many lines of device operands holding `extent` elements each (exact_batch.cu), for
 /// T = double or float: results[k] (device memory) = the exact value of line k's terms (x's values, magnitudes, or
 /// products with y: y = x for a sum of squares) finished by f with the line's length as the count, rounded once.

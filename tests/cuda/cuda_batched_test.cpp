@@ -462,8 +462,9 @@ template <class H>
 class GpuHalfBatched : public TypedGpu<H> {};
 TYPED_TEST_SUITE(GpuHalfBatched, HalfTypes);
 
-/// cuda::sum_async over device segments of x, tree and compensated, and the host calls with backend::cuda (sum,
-/// dot with y = the values reversed, sumsq, mean), against the CPU's single-array call on each segment alone.
+/// cuda::sum_async over device segments of x, in every mode (exact: widened on the device, then the float exact
+/// kernels), and the host calls with backend::cuda (sum, dot with y = the values reversed, sumsq, mean), against the
+/// CPU's single-array call on each segment alone.
 template <class H>
 void expect_half_segments(const std::vector<H>& x, const std::vector<std::uint64_t>& offsets, cuda::workspace& ws,
                           const std::string& what) {
@@ -479,7 +480,7 @@ void expect_half_segments(const std::vector<H>& x, const std::vector<std::uint64
   const auto yseg = [&](std::uint64_t k) {
     return std::span<const H>(y.data() + offsets[k], offsets[k + 1] - offsets[k]);
   };
-  for (mode m : {mode::tree, mode::compensated}) {
+  for (mode m : {mode::tree, mode::compensated, mode::exact}) {
     const options gpu{.mode = m, .backend = backend::cuda};
     std::vector<float> other(count);
     reduce<operation::dot, H>(std::span<const H>(x), std::span<const H>(y), segments{offsets}, std::span<float>(other),
@@ -555,7 +556,7 @@ TYPED_TEST(GpuHalfBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
                                    std::to_string(axis) + " " + name(v);
           const auto line = [&](std::uint64_t j) { return line_of(host, axis, j); };
           device_array<float> out(count);
-          for (mode m : {mode::tree, mode::compensated}) {
+          for (mode m : {mode::tree, mode::compensated, mode::exact}) {
             cuda::sum_async(dev, axis, std::span<float>(out.data(), count), {.mode = m, .workspace = &ws});
             expect_lines(
                 to_host(out, count), [&](std::uint64_t j) { return sum(std::span<const H>(line(j)), {.mode = m}); },

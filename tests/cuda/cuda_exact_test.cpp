@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Exact mode on the GPU (lib/cuda/exact.cu): the sum, |x| sum and dot product of device arrays give the CPU's exact
+// Exact mode on the GPU (lib/cuda/exact.cu): the sum, |x| sum, dot product, sum of squares, norm and mean of device
+// arrays (of 16-bit floats too, widened on the device) give the CPU's exact
 // bits (which tests/exact proves equal to the MPFR oracle's correctly rounded value) for every value class, sizes
 // around the kernel's boundaries, every alignment, permutations, through every entry point; and the accumulator
 // the kernel leaves behind is zero, so later calls are not disturbed.
@@ -17,28 +18,63 @@
 #include "cuda/gpu_paths.hpp"
 #include "detred/cuda.hpp"
 #include "detred/detred.hpp"
+#include "op_paths.hpp"
 #include "test_data.hpp"
 
 namespace detred::testing {
 namespace {
 
-enum class op { sum, asum, dot };
-const char* name(op o) { return o == op::sum ? "sum" : o == op::asum ? "asum" : "dot"; }
-
-template <class T>
-T on_cpu(op o, std::span<const T> x, std::span<const T> y) {
-  const options exact{.mode = mode::exact};
-  if (o == op::sum) return detred::sum(x, exact);
-  if (o == op::asum) return detred::asum(x, exact);
-  return detred::dot(x, y, exact);
+/// The exact operations of one array (or two, dot): the values', magnitudes' and products' exact sums, and the
+/// squares' finished three ways (rounded, its square root, its quotient by n).
+enum class op { sum, asum, dot, sumsq, nrm2, mean };
+constexpr op every_op[] = {op::sum, op::asum, op::dot, op::sumsq, op::nrm2, op::mean};
+const char* name(op o) {
+  constexpr const char* names[] = {"sum", "asum", "dot", "sumsq", "nrm2", "mean"};
+  return names[static_cast<int>(o)];
 }
 
+/// Calls f.template operator()<O>() with the catalogue's operation O of o.
+template <class F>
+auto with_operation(op o, F&& f) {
+  switch (o) {
+    case op::sum:
+      return f.template operator()<operation::sum>();
+    case op::asum:
+      return f.template operator()<operation::asum>();
+    case op::dot:
+      return f.template operator()<operation::dot>();
+    case op::sumsq:
+      return f.template operator()<operation::sumsq>();
+    case op::nrm2:
+      return f.template operator()<operation::nrm2>();
+    case op::mean:
+      break;
+  }
+  return f.template operator()<operation::mean>();
+}
+
+/// o of x (and y) in exact mode: on the host API (host arrays; backend::cuda stages them on the GPU) ...
+template <class T>
+T on_cpu(op o, std::span<const T> x, std::span<const T> y, backend b = backend::cpu) {
+  const options exact{.mode = mode::exact, .backend = b};
+  return with_operation(o, [&]<operation O>() -> T {
+    if constexpr (O == operation::dot)
+      return detred::reduce<O, T>(x, y, exact);
+    else
+      return detred::reduce<O, T>(x, exact);
+  });
+}
+
+/// ... or on detred::cuda's (device arrays).
 template <class T>
 T on_gpu(op o, std::span<const T> x, std::span<const T> y) {
   const options exact{.mode = mode::exact, .workspace = &test_workspace()};
-  if (o == op::sum) return cuda::sum(x, exact);
-  if (o == op::asum) return cuda::asum(x, exact);
-  return cuda::dot(x, y, exact);
+  return with_operation(o, [&]<operation O>() -> T {
+    if constexpr (O == operation::dot)
+      return cuda::reduce<O, T>(x, y, exact);
+    else
+      return cuda::reduce<O, T>(x, exact);
+  });
 }
 
 /// x and y copied to the device at element offsets ox and oy from an allocation's (256-byte aligned) start, the GPU's
@@ -78,7 +114,7 @@ TYPED_TEST(GpuExact, EveryClassSizeAndAlignmentEqualsTheCpu) {
     for (std::uint64_t n : sizes()) {
       const std::vector<T> x = generate<T>(v, n, ++seed);
       const std::vector<T> y = generate<T>(v == values::overflowing ? values::uniform : v, n, ++seed);
-      for (op o : {op::sum, op::asum, op::dot}) {
+      for (op o : every_op) {
         const std::uint64_t offset = seed % 4;  // each size meets every misalignment across the classes
         expect_exact<T>(o, x, y, offset, offset, name(v));
         if (o == op::dot) expect_exact<T>(o, x, y, offset, offset + 1, std::string(name(v)) + " (x, y offsets differ)");
@@ -181,13 +217,10 @@ TYPED_TEST(GpuExact, EveryEntryPointAndRepeatedCalls) {
   EXPECT_EQ(bits(cuda::sum(std::span<const T>(x), exact)), bits(expected)) << "sum (host memory)";
   EXPECT_EQ(bits(detred::sum(std::span<const T>(x), {.mode = mode::exact, .backend = backend::cuda})), bits(expected))
       << "detred::sum with backend::cuda";
-  EXPECT_EQ(
-      bits(detred::dot(std::span<const T>(x), std::span<const T>(x), {.mode = mode::exact, .backend = backend::cuda})),
-      bits(on_cpu<T>(op::dot, x, x)))
-      << "detred::dot with backend::cuda";
-  EXPECT_EQ(bits(detred::asum(std::span<const T>(x), {.mode = mode::exact, .backend = backend::cuda})),
-            bits(on_cpu<T>(op::asum, x, x)))
-      << "detred::asum with backend::cuda";
+  for (const op o : every_op) {
+    EXPECT_EQ(bits(on_cpu<T>(o, x, x, backend::cuda)), bits(on_cpu<T>(o, x, x)))
+        << "detred::" << name(o) << " with backend::cuda";
+  }
   // After an exact call, the tree-mode sum on the same workspace is unaffected, and an empty exact sum is -0.0.
   EXPECT_EQ(bits(cuda::sum(dx, {.mode = mode::tree, .stream = stream, .workspace = &ws})),
             bits(detred::sum(std::span<const T>(x))));
@@ -196,19 +229,63 @@ TYPED_TEST(GpuExact, EveryEntryPointAndRepeatedCalls) {
   gpu_comparisons() += 9;
 }
 
+/// 16-bit floats in exact mode: widened exactly to float on the device, then the float kernel. Random bit patterns
+/// (every class: zeros, subnormals, and with Inf and NaN or without), sizes around the kernel's boundaries and odd
+/// offsets give the CPU's exact bits for the sum, dot, sum of squares and mean, on device arrays and through
+/// backend::cuda.
+template <class H>
+class GpuExactHalves : public Gpu {};
+using HalfTypes = ::testing::Types<float16, bfloat16>;
+TYPED_TEST_SUITE(GpuExactHalves, HalfTypes);
+
+TYPED_TEST(GpuExactHalves, EveryPatternSizeAndOffsetEqualsTheCpu) {
+  using H = TypeParam;
+  const options on_cpu{.mode = mode::exact};
+  const options staged{.mode = mode::exact, .backend = backend::cuda};
+  const options on_device{.mode = mode::exact, .workspace = &test_workspace()};
+  std::uint64_t seed = 900;
+  for (const bool finite : {true, false}) {
+    for (const std::uint64_t n : sizes()) {
+      const std::vector<H> x = random_halves<H>(n, ++seed, finite);
+      const std::vector<H> y = random_halves<H>(n, ++seed, finite);
+      const std::uint64_t offset = seed % 3;
+      device_array<H> dx(n + offset), dy(n + offset + 1);
+      ASSERT_TRUE(dx.ok() && dy.ok());
+      DETRED_CUDA_OK(cudaMemcpy(dx.data() + offset, x.data(), n * sizeof(H), cudaMemcpyHostToDevice));
+      DETRED_CUDA_OK(cudaMemcpy(dy.data() + offset + 1, y.data(), n * sizeof(H), cudaMemcpyHostToDevice));
+      const std::span<const H> hx(x), hy(y);
+      const std::span<const H> gx(dx.data() + offset, n), gy(dy.data() + offset + 1, n);
+      const auto expect_same = [&](float cpu, float gpu, float host_staged, const char* what) {
+        EXPECT_EQ(bits(gpu), bits(cpu)) << what << " n=" << n << (finite ? "" : " (with Inf, NaN)");
+        EXPECT_EQ(bits(host_staged), bits(cpu)) << what << " (backend::cuda) n=" << n;
+        gpu_comparisons() += 2;
+      };
+      expect_same(detred::reduce<operation::dot, H>(hx, hy, on_cpu), cuda::reduce<operation::dot, H>(gx, gy, on_device),
+                  detred::reduce<operation::dot, H>(hx, hy, staged), "dot");
+      expect_same(detred::reduce<operation::sum, H>(hx, on_cpu), cuda::reduce<operation::sum, H>(gx, on_device),
+                  detred::reduce<operation::sum, H>(hx, staged), "sum");
+      expect_same(detred::reduce<operation::sumsq, H>(hx, on_cpu), cuda::reduce<operation::sumsq, H>(gx, on_device),
+                  detred::reduce<operation::sumsq, H>(hx, staged), "sumsq");
+      expect_same(detred::reduce<operation::mean, H>(hx, on_cpu), cuda::reduce<operation::mean, H>(gx, on_device),
+                  detred::reduce<operation::mean, H>(hx, staged), "mean");
+      gpu_inputs() += 1;
+    }
+  }
+}
+
 TEST_F(Gpu, ExactModeRefusals) {
   const options exact{.mode = mode::exact, .workspace = &test_workspace()};
-  device_array<float16> h(4);
-  ASSERT_TRUE(h.ok());
+  // stats has tree mode only, on every backend.
+  device_array<double> one(4);
+  ASSERT_TRUE(one.ok());
   try {
-    cuda::sum(std::span<const float16>(h.data(), 4), exact);
-    ADD_FAILURE() << "16-bit exact sum accepted";
+    (void)cuda::stats(std::span<const double>(one.data(), 4), exact);
+    ADD_FAILURE() << "exact stats accepted";
   } catch (const error& e) {
-    EXPECT_NE(std::string(e.what()).find("exact"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("tree mode only"), std::string::npos) << e.what();
   }
   device_array<double> d(4);
   ASSERT_TRUE(d.ok());
-  EXPECT_THROW(cuda::nrm2(std::span<const double>(d.data(), 4), exact), error);
   EXPECT_THROW(cuda::dot(std::span<const double>(d.data(), 4), std::span<const double>(d.data(), 3), exact), error);
   EXPECT_THROW(cuda::sum_async(std::span<const double>(d.data(), 4), nullptr, exact), error);
 }

@@ -145,6 +145,23 @@ def test_cupy_float16_sums_and_dots_equal_cpu(cupy, mode):
         bits(detred.dot(x, y, mode=mode), np.float32)
 
 
+@pytest.mark.parametrize("n", OP_SIZES_GPU)
+def test_cupy_exact_mode_equals_cpu(cupy, n, dtype):
+    """Exact mode of whole GPU arrays: every float type, the 16-bit ones widened on the device."""
+    x, y = values(n, dtype, seed=3), values(n, dtype, seed=4)
+    for op in ["sum", "asum", "nrm2", "sumsq", "mean"]:
+        assert bits(getattr(detred, op)(cupy.asarray(x), mode="exact"), dtype) == \
+            bits(getattr(detred, op)(x, mode="exact"), dtype), op
+    assert bits(detred.dot(cupy.asarray(x), cupy.asarray(y), mode="exact"), dtype) == \
+        bits(detred.dot(x, y, mode="exact"), dtype)
+    h, g = values(n, np.float16, seed=5), values(n, np.float16, seed=6)
+    for op in ["sum", "sumsq", "mean"]:
+        assert bits(getattr(detred, op)(cupy.asarray(h), mode="exact"), np.float32) == \
+            bits(getattr(detred, op)(h, mode="exact"), np.float32), op
+    assert bits(detred.dot(cupy.asarray(h), cupy.asarray(g), mode="exact"), np.float32) == \
+        bits(detred.dot(h, g, mode="exact"), np.float32)
+
+
 @pytest.mark.parametrize("op", GPU_OPS)
 def test_torch_every_operation_bits_equal_cpu(torch, op, dtype):
     x = values(100003, dtype)
@@ -164,6 +181,10 @@ def test_torch_bfloat16_on_gpu_and_cpu(torch, mode):
     assert bits(detred.sum(tx, mode=mode), np.float32) == expected_sum  # a CPU tensor, through DLPack
     assert bits(detred.sum(tx.cuda(), mode=mode), np.float32) == expected_sum
     assert bits(detred.dot(tx.cuda(), ty.cuda(), mode=mode), np.float32) == expected_dot
+    # Exact mode: widened on the device, the host's exact bits.
+    assert bits(detred.sum(tx.cuda(), mode="exact"), np.float32) == bits(detred.sum(tx, mode="exact"), np.float32)
+    assert bits(detred.dot(tx.cuda(), ty.cuda(), mode="exact"), np.float32) == \
+        bits(detred.dot(tx, ty, mode="exact"), np.float32)
 
 
 @pytest.mark.parametrize("n", GPU_SIZES)

@@ -28,7 +28,7 @@ a, b : array_like
 mode : {"tree", "compensated", "exact"}
     ``"tree"``: each product rounded, then added in the canonical tree. ``"compensated"``: every product's and
     every addition's rounding error is carried along (Ogita, Rump and Oishi's Dot2). ``"exact"``: the correctly
-    rounded exact dot product (host arrays of every float type; GPU arrays of float64 and float32).
+    rounded exact dot product (host and GPU arrays of every float type).
 axis : None, int or tuple of ints
     The axes to reduce (None: all).
 threads : int

@@ -18,8 +18,8 @@ a : array_like
     float64 or float32 values: host arrays as for ``detred.sum``, or a C-contiguous GPU array.
 mode : {"tree", "compensated", "exact"}
     As for ``detred.sum`` (compensated: each rounding error is carried along; exact: the correctly rounded |x|
-    sum, or for nrm2 the square root of the exact sum of squares rounded once; host arrays, and asum of GPU
-    arrays).
+    sum, or for nrm2 the square root of the exact sum of squares rounded once; host arrays, and GPU arrays
+    whole).
 axis : None, int or tuple of ints
     The axes to reduce (None: all); each output element is that of its lane as one contiguous array in C order.
 threads : int

@@ -31,7 +31,7 @@ a : array_like
 mode : {"tree", "compensated", "exact"}
     ``"tree"``: plain additions, error <= gamma_D * sum|x_i|. ``"compensated"``: an error-free (sum, correction)
     pair through the same tree, error <= u|S| + (1+u) gamma_D gamma_D' sum|x_i|. ``"exact"``: the correctly rounded
-    exact sum (host arrays of every float type, with or without axis; GPU arrays of float64 and float32, whole).
+    exact sum (host arrays of every float type, with or without axis; GPU arrays of every float type, whole).
     Integer sums are exact in every mode.
 axis : None, int or tuple of ints
     The axes to reduce; None reduces all. Each output element is the sum of the elements it reduces taken as one
