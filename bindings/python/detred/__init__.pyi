@@ -13,6 +13,7 @@ state_format_version: int
 cuda_built: bool
 
 Mode = Literal["tree", "compensated", "exact"]
+ScanMode = Literal["tree", "compensated"]  # the floating-point scans have no exact mode (docs/scan.md)
 Axis = None | SupportsIndex | tuple[SupportsIndex, ...]
 # Host arrays (anything numpy.asarray takes, CPU DLPack tensors) or GPU arrays (__cuda_array_interface__, DLPack).
 Array = npt.ArrayLike | Any
@@ -60,24 +61,14 @@ def stats(a: Array, mode: Literal["tree"] = "tree", axis: Axis = None, threads: 
     """Count, sum, mean, variance, sample_variance, stddev, sample_stddev, min and max from one read (float64,
     float32)."""
 
-def cumsum(
-    a: npt.ArrayLike,
-    axis: None | SupportsIndex = None,
-    mode: Literal["tree", "compensated"] = "tree",
-    out: np.ndarray | None = None,
-    threads: int = 0,
-) -> np.ndarray:
+def cumsum(a: npt.ArrayLike, axis: None | SupportsIndex = None, mode: ScanMode = "tree", out: np.ndarray | None = None,
+           threads: int = 0) -> np.ndarray:
     """Deterministic inclusive prefix sums, as numpy.cumsum (axis=None flattens): float64 -> float64,
     float32/float16/bfloat16 -> float32, int32/int64 -> int64, uint32/uint64 -> uint64 (exact; OverflowError if an
     output does not fit). Host arrays only; out of the result's shape and dtype, a itself for in place."""
 
-def exclusive_cumsum(
-    a: npt.ArrayLike,
-    axis: None | SupportsIndex = None,
-    mode: Literal["tree", "compensated"] = "tree",
-    out: np.ndarray | None = None,
-    threads: int = 0,
-) -> np.ndarray:
+def exclusive_cumsum(a: npt.ArrayLike, axis: None | SupportsIndex = None, mode: ScanMode = "tree",
+                     out: np.ndarray | None = None, threads: int = 0) -> np.ndarray:
     """Exclusive prefix sums: output 0 the empty sum (-0.0, or 0 for integers), output i detred.cumsum's output
     i - 1. Arguments and types as cumsum."""
 

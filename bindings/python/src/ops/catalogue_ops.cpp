@@ -13,6 +13,7 @@
 #include "detred/catalogue.hpp"
 #include "detred/cuda.hpp"
 #include "detred/reduce.hpp"
+#include "docstrings.hpp"
 
 namespace detred::python {
 
@@ -51,11 +52,7 @@ a (and b, for an operation of two arrays) : array_like
     (CuPy, PyTorch CUDA tensors) of those it lists on CUDA, reduced whole on their device and stream.
 mode : {"tree", "compensated", "exact"}
     As for ``detred.sum``; the modes the catalogue lists for it.
-axis : None, int or tuple of ints
-    The axes to reduce (None: all).
-threads : int
-    CPU threads; 0 = the library's default. Never changes the result.
-
+)" DETRED_DOC_AXIS_AND_THREADS R"(
 Raises
 ------
 TypeError

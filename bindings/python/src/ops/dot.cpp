@@ -5,6 +5,7 @@
 #include "define.hpp"
 #include "detred/cuda.hpp"
 #include "detred/dot.hpp"
+#include "docstrings.hpp"
 
 namespace detred::python {
 namespace {
@@ -29,11 +30,7 @@ mode : {"tree", "compensated", "exact"}
     ``"tree"``: each product rounded, then added in the canonical tree. ``"compensated"``: every product's and
     every addition's rounding error is carried along (Ogita, Rump and Oishi's Dot2). ``"exact"``: the correctly
     rounded exact dot product (host and GPU arrays of every float type).
-axis : None, int or tuple of ints
-    The axes to reduce (None: all).
-threads : int
-    CPU threads; 0 = the library's default. Never changes the result.
-
+)" DETRED_DOC_AXIS_AND_THREADS R"(
 Returns
 -------
 float64 for float64, float32 for float32, float16 and bfloat16 (widened exactly and dotted in float32; NumPy's

@@ -6,6 +6,7 @@
 #include "detred/batched.hpp"
 #include "detred/cuda.hpp"
 #include "detred/norms.hpp"
+#include "docstrings.hpp"
 
 namespace detred::python {
 namespace {
@@ -22,9 +23,7 @@ mode : {"tree", "compensated", "exact"}
     whole).
 axis : None, int or tuple of ints
     The axes to reduce (None: all); each output element is that of its lane as one contiguous array in C order.
-threads : int
-    CPU threads; 0 = the library's default. Never changes the result.
-
+)" DETRED_DOC_THREADS R"(
 Returns
 -------
 A NumPy scalar of the input's dtype, or an array of it with the kept axes.

@@ -21,6 +21,7 @@
 #include "device_array.hpp"
 #include "device_reduce.hpp"
 #include "device_runtime.hpp"
+#include "docstrings.hpp"
 #include "dtypes.hpp"
 #include "host_array.hpp"
 #include "host_layout.hpp"
@@ -329,9 +330,7 @@ mode : {"tree", "compensated"}
 out : numpy.ndarray, optional
     Where to write the result: the result's shape and dtype exactly (no casting), writeable. It may be ``a``
     itself (in place) for float64, float32, int64 and uint64 arrays. Returned.
-threads : int
-    CPU threads; 0 = the library's default. Never changes the result.
-
+)" DETRED_DOC_THREADS R"(
 Returns
 -------
 A NumPy array of a's shape (1-D of a.size elements for axis=None), of the result type: float64 -> float64,

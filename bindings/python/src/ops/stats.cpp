@@ -6,6 +6,7 @@
 #include "detred/batched.hpp"
 #include "detred/cuda.hpp"
 #include "detred/stats.hpp"
+#include "docstrings.hpp"
 
 namespace detred::python {
 namespace {
@@ -36,11 +37,7 @@ a : array_like
     float64 or float32 values: host arrays as for ``detred.sum``, or a C-contiguous GPU array.
 mode : {"tree"}
     Only tree mode exists for now ("compensated": ValueError).
-axis : None, int or tuple of ints
-    The axes to reduce (None: all).
-threads : int
-    CPU threads; 0 = the library's default. Never changes the result.
-
+)" DETRED_DOC_AXIS_AND_THREADS R"(
 Returns
 -------
 detred.Statistics of NumPy scalars of the input's dtype (count: int) when every axis is reduced, else of arrays

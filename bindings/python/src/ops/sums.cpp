@@ -7,6 +7,7 @@
 #include "detred/cuda.hpp"
 #include "detred/reference.hpp"
 #include "detred/sum.hpp"
+#include "docstrings.hpp"
 
 namespace detred::python {
 namespace {
@@ -36,9 +37,7 @@ mode : {"tree", "compensated", "exact"}
 axis : None, int or tuple of ints
     The axes to reduce; None reduces all. Each output element is the sum of the elements it reduces taken as one
     contiguous array in C order (``detred.sum(numpy.ascontiguousarray(lane))``).
-threads : int
-    CPU threads; 0 = the library's default. Never changes the result.
-
+)" DETRED_DOC_THREADS R"(
 Returns
 -------
 A NumPy scalar when every axis is reduced, else a NumPy array with the other axes, of the result type:
