@@ -115,6 +115,20 @@ detred_status into(R* result, Compute&& compute) noexcept {
     });                                                                        \
   }
 
+// The element types of the C API's sums and scans, each as its function-name suffix, C type, library type and result:
+// X(name_suffix, call, C, E, R) for the floating-point types (16-bit floats summed in float), X(name_suffix, call, C,
+// R) for the integers (exact, in 64 bits).
+#define DETRED_C_FLOAT_TYPES(X, name, call)             \
+  X(name##_f64, call, double, double, double)           \
+  X(name##_f32, call, float, float, float)              \
+  X(name##_f16, call, uint16_t, detred::float16, float) \
+  X(name##_bf16, call, uint16_t, detred::bfloat16, float)
+#define DETRED_C_INTEGER_TYPES(X, name, call) \
+  X(name##_i32, call, int32_t, int64_t)       \
+  X(name##_i64, call, int64_t, int64_t)       \
+  X(name##_u32, call, uint32_t, uint64_t)     \
+  X(name##_u64, call, uint64_t, uint64_t)
+
 /// function(const C* x, size_t n, int threads, R* result) of a selection: DETRED_EMPTY for n == 0.
 #define DETRED_C_SELECTION(function, call, C, R)                                                              \
   extern "C" detred_status function(const C* x, size_t n, int threads, R* result) {                           \

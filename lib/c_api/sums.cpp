@@ -11,15 +11,8 @@
 #include "detred/sum.hpp"
 #include "forward.hpp"
 
-DETRED_C_WITH_MODE(detred_sum_f64, detred::sum, double, double, double)
-DETRED_C_WITH_MODE(detred_sum_f32, detred::sum, float, float, float)
-DETRED_C_WITH_MODE(detred_sum_f16, detred::sum, uint16_t, detred::float16, float)
-DETRED_C_WITH_MODE(detred_sum_bf16, detred::sum, uint16_t, detred::bfloat16, float)
-
-DETRED_C_EXACT(detred_sum_i32, detred::sum, int32_t, int64_t)
-DETRED_C_EXACT(detred_sum_i64, detred::sum, int64_t, int64_t)
-DETRED_C_EXACT(detred_sum_u32, detred::sum, uint32_t, uint64_t)
-DETRED_C_EXACT(detred_sum_u64, detred::sum, uint64_t, uint64_t)
+DETRED_C_FLOAT_TYPES(DETRED_C_WITH_MODE, detred_sum, detred::sum)
+DETRED_C_INTEGER_TYPES(DETRED_C_EXACT, detred_sum, detred::sum)
 
 extern "C" {
 

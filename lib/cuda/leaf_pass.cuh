@@ -168,6 +168,24 @@ __device__ __forceinline__ order::node_of<Op> node_of_lane_sums(
   return order::to_node<Op>(Op::with_keys(lanes_root, none.min, none.max), 0);
 }
 
+/// The index in a leaf of its first element that matches the leaf's root (argmin, argmax), searched by a group of G
+/// threads of a warp (this one is thread t of the group; `mask` holds the group's lanes), G consecutive elements a
+/// step; the first step with a match ends the search. Every thread of the group passes the root.
+template <class Op, unsigned G>
+__device__ __forceinline__ std::uint32_t first_match_in_leaf(const order::operands<Op>& leaf, std::uint32_t count,
+                                                             const typename Op::state& root, unsigned t,
+                                                             unsigned mask) {
+  using V = typename Op::value;
+  const int group_lane0 = __ffs(static_cast<int>(mask)) - 1;
+  for (std::uint32_t base = 0; base < count; base += G) {
+    const std::uint32_t i = base + t;
+    const bool hit = i < count && Op::matches(root, order::widen<V, typename Op::input>(load_element<Op>(leaf, 0, i)));
+    const unsigned hits = __ballot_sync(mask, hit) & mask;
+    if (hits != 0) return base + static_cast<std::uint32_t>(__ffs(static_cast<int>(hits >> group_lane0)) - 1);
+  }
+  return count - 1;  // unreachable: the root came from one of the leaf's elements
+}
+
 /// The node of one leaf, in every lane of the warp, except for the extremes that the threads keep apart (stats: its
 /// min and max are the empty leaf's, and `extremes` has taken the leaf's elements). Operators that locate an element
 /// search the leaf together: each thread its own lanes, then the lowest matching index of the warp.
@@ -180,21 +198,9 @@ __device__ __forceinline__ order::node_of<Op> warp_leaf_node(const order::operan
   if constexpr (lane_operator<Op>::extremes_apart) {
     return node_of_lane_sums<Op>(lanes_root);
   } else if constexpr (order::locates_element<Op>) {
-    const typename Op::state& root = lanes_root;
-    // 32 consecutive elements per step, one per lane (coalesced); the first step with a match ends the search.
-    using V = typename Op::value;
-    std::uint32_t first = count - 1;  // unreachable: the root came from one of the leaf's elements
-    for (std::uint32_t base = 0; base < count; base += warp_size) {
-      const std::uint32_t i = base + lane;
-      const bool hit =
-          i < count && Op::matches(root, order::widen<V, typename Op::input>(load_element<Op>(leaf, 0, i)));
-      const unsigned hits = __ballot_sync(full_mask, hit);
-      if (hits != 0) {
-        first = base + static_cast<std::uint32_t>(__ffs(static_cast<int>(hits)) - 1);
-        break;
-      }
-    }
-    return order::to_node<Op>(root, leaf.first + first);
+    // 32 consecutive elements per step, one per lane (coalesced).
+    return order::to_node<Op>(
+        lanes_root, leaf.first + first_match_in_leaf<Op, warp_size>(leaf, count, lanes_root, lane, full_mask));
   } else {
     return order::to_node<Op>(lanes_root, 0);
   }

@@ -14,6 +14,7 @@
 #include "call_workspace.hpp"
 #include "core/batch_checks.hpp"
 #include "core/integer_results.hpp"
+#include "core/scan_types.hpp"
 #include "core/validate.hpp"
 #include "cuda_backend.hpp"
 #include "cuda_check.hpp"
@@ -139,68 +140,62 @@ void axis_scan(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m
     call;                             \
   }
 
-#define DETRED_CUDA_FLOAT_SCANS(In, Out)                                                                 \
-  void cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt) {                       \
-    DETRED_HELD(float_scan(x, y, ws, opt.mode, opt.stream, false))                                       \
-  }                                                                                                      \
-  void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt) {             \
-    DETRED_HELD(float_scan(x, y, ws, opt.mode, opt.stream, true))                                        \
-  }                                                                                                      \
-  void cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                             \
-    DETRED_HELD(float_scan(x, y, ws, opt.mode, opt.stream, false); wait(opt.stream))                     \
-  }                                                                                                      \
-  void exclusive_cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                   \
-    DETRED_HELD(float_scan(x, y, ws, opt.mode, opt.stream, true); wait(opt.stream))                      \
-  }                                                                                                      \
-  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {           \
-    DETRED_HELD(float_segments(x, s, y, ws, opt.mode, opt.stream, false))                                \
-  }                                                                                                      \
-  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt) { \
-    DETRED_HELD(float_segments(x, s, y, ws, opt.mode, opt.stream, true))                                 \
-  }                                                                                                      \
-  void cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {                 \
-    DETRED_HELD(float_segments(x, s, y, ws, opt.mode, opt.stream, false); wait(opt.stream))              \
-  }                                                                                                      \
-  void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {       \
-    DETRED_HELD(float_segments(x, s, y, ws, opt.mode, opt.stream, true); wait(opt.stream))               \
-  }
-DETRED_CUDA_FLOAT_SCANS(double, double)
-DETRED_CUDA_FLOAT_SCANS(float, float)
-DETRED_CUDA_FLOAT_SCANS(float16, float)
-DETRED_CUDA_FLOAT_SCANS(bfloat16, float)
-#undef DETRED_CUDA_FLOAT_SCANS
+// Each call with or without segments, for either kind of element: the floating-point scans in opt.mode, waited for
+// by the synchronous calls; the integer scans exact in every mode (the catalogue's rule: opt.mode is accepted and not
+// used), the synchronous calls refusing an output that does not fit.
+namespace {
 
-// Integer scans are exact in every mode (the catalogue's rule), so opt.mode is accepted and not used.
-#define DETRED_CUDA_INTEGER_SCANS(In, Out)                                                               \
+template <class In, class Out>
+void array_scan(std::span<const In> x, std::span<Out> y, workspace& ws, const options& opt, bool exclusive,
+                bool waits) {
+  if constexpr (std::is_integral_v<In>) {
+    integer_array(x, y, ws, opt.stream, exclusive, waits);
+  } else {
+    float_scan(x, y, ws, opt.mode, opt.stream, exclusive);
+    if (waits) wait(opt.stream);
+  }
+}
+
+template <class In, class Out>
+void segment_scan(std::span<const In> x, const segments& s, std::span<Out> y, workspace& ws, const options& opt,
+                  bool exclusive, bool waits) {
+  if constexpr (std::is_integral_v<In>) {
+    integer_segments(x, s, y, ws, opt.stream, exclusive, waits);
+  } else {
+    float_segments(x, s, y, ws, opt.mode, opt.stream, exclusive);
+    if (waits) wait(opt.stream);
+  }
+}
+
+}  // namespace
+
+#define DETRED_CUDA_SCAN_CALLS(In, Out)                                                                  \
   void cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt) {                       \
-    DETRED_HELD(integer_array(x, y, ws, opt.stream, false, false))                                       \
+    DETRED_HELD(array_scan(x, y, ws, opt, false, false))                                                 \
   }                                                                                                      \
   void exclusive_cumsum_async(std::span<const In> x, std::span<Out> y, const options& opt) {             \
-    DETRED_HELD(integer_array(x, y, ws, opt.stream, true, false))                                        \
-  }                                                                                                      \
-  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {           \
-    DETRED_HELD(integer_segments(x, s, y, ws, opt.stream, false, false))                                 \
-  }                                                                                                      \
-  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt) { \
-    DETRED_HELD(integer_segments(x, s, y, ws, opt.stream, true, false))                                  \
+    DETRED_HELD(array_scan(x, y, ws, opt, true, false))                                                  \
   }                                                                                                      \
   void cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                             \
-    DETRED_HELD(integer_array(x, y, ws, opt.stream, false, true))                                        \
+    DETRED_HELD(array_scan(x, y, ws, opt, false, true))                                                  \
   }                                                                                                      \
   void exclusive_cumsum(std::span<const In> x, std::span<Out> y, const options& opt) {                   \
-    DETRED_HELD(integer_array(x, y, ws, opt.stream, true, true))                                         \
+    DETRED_HELD(array_scan(x, y, ws, opt, true, true))                                                   \
+  }                                                                                                      \
+  void cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {           \
+    DETRED_HELD(segment_scan(x, s, y, ws, opt, false, false))                                            \
+  }                                                                                                      \
+  void exclusive_cumsum_async(std::span<const In> x, segments s, std::span<Out> y, const options& opt) { \
+    DETRED_HELD(segment_scan(x, s, y, ws, opt, true, false))                                             \
   }                                                                                                      \
   void cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {                 \
-    DETRED_HELD(integer_segments(x, s, y, ws, opt.stream, false, true))                                  \
+    DETRED_HELD(segment_scan(x, s, y, ws, opt, false, true))                                             \
   }                                                                                                      \
   void exclusive_cumsum(std::span<const In> x, segments s, std::span<Out> y, const options& opt) {       \
-    DETRED_HELD(integer_segments(x, s, y, ws, opt.stream, true, true))                                   \
+    DETRED_HELD(segment_scan(x, s, y, ws, opt, true, true))                                              \
   }
-DETRED_CUDA_INTEGER_SCANS(std::int32_t, std::int64_t)
-DETRED_CUDA_INTEGER_SCANS(std::int64_t, std::int64_t)
-DETRED_CUDA_INTEGER_SCANS(std::uint32_t, std::uint64_t)
-DETRED_CUDA_INTEGER_SCANS(std::uint64_t, std::uint64_t)
-#undef DETRED_CUDA_INTEGER_SCANS
+DETRED_EACH_SCAN_TYPE(DETRED_CUDA_SCAN_CALLS)
+#undef DETRED_CUDA_SCAN_CALLS
 
 #define DETRED_CUDA_AXIS_SCANS(T)                                                     \
   void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, const options& opt) { \

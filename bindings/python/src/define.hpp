@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 
 #include <array>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -27,6 +29,37 @@ struct op_traits {
   static constexpr bool single_axis = false;  ///< axis is None or one int (argmin, argmax)
   static constexpr bool on_gpu = true;        ///< reduces GPU arrays too
 };
+
+/// An op's calls forwarded to the library's function `fn` (detred::fn, detred::cuda::fn): host() and device() of one
+/// array, and along_axis() (the batched call along a matrix axis, detred/batched.hpp), each declared with the call's
+/// type so that it exists only for the element types the library takes.
+#define DETRED_PYTHON_FORWARD_UNARY(fn)                                                                      \
+  template <class T, class R>                                                                                \
+  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)     \
+      ->decltype(detred::fn(a, axis, r, opt)) {                                                              \
+    detred::fn(a, axis, r, opt);                                                                             \
+  }                                                                                                          \
+  template <class T>                                                                                         \
+  static auto host(std::span<const T> x, const detred::options& opt)->decltype(detred::fn(x, opt)) {         \
+    return detred::fn(x, opt);                                                                               \
+  }                                                                                                          \
+  template <class T>                                                                                         \
+  static auto device(std::span<const T> x, const detred::options& opt)->decltype(detred::cuda::fn(x, opt)) { \
+    return detred::cuda::fn(x, opt);                                                                         \
+  }
+
+/// The same for the index selections (argmin, argmax): host() and device() only, the index as a Python int's type.
+#define DETRED_PYTHON_FORWARD_INDEX(fn)                                 \
+  template <class T>                                                    \
+  static auto host(std::span<const T> x, const detred::options& opt)    \
+      ->decltype(static_cast<std::int64_t>(detred::fn(x, opt))) {       \
+    return static_cast<std::int64_t>(detred::fn(x, opt));               \
+  }                                                                     \
+  template <class T>                                                    \
+  static auto device(std::span<const T> x, const detred::options& opt)  \
+      ->decltype(static_cast<std::int64_t>(detred::cuda::fn(x, opt))) { \
+    return static_cast<std::int64_t>(detred::cuda::fn(x, opt));         \
+  }
 
 /// Op's docstring: its parts joined (kept for the life of the module).
 template <class Op>

@@ -47,20 +47,7 @@ canonical NaN; the sum may overflow to +inf.
 )",
       norm_parameters};
 
-  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
-  template <class T, class R>
-  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
-      -> decltype(detred::asum(a, axis, r, opt)) {
-    detred::asum(a, axis, r, opt);
-  }
-  template <class T>
-  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::asum(x, opt)) {
-    return detred::asum(x, opt);
-  }
-  template <class T>
-  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::asum(x, opt)) {
-    return detred::cuda::asum(x, opt);
-  }
+  DETRED_PYTHON_FORWARD_UNARY(asum)
 };
 
 struct nrm2_op : op_traits {
@@ -74,20 +61,7 @@ An empty array gives +0.0; NaN gives the canonical NaN; an infinite element give
 )",
                                         norm_parameters};
 
-  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
-  template <class T, class R>
-  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
-      -> decltype(detred::nrm2(a, axis, r, opt)) {
-    detred::nrm2(a, axis, r, opt);
-  }
-  template <class T>
-  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::nrm2(x, opt)) {
-    return detred::nrm2(x, opt);
-  }
-  template <class T>
-  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::nrm2(x, opt)) {
-    return detred::cuda::nrm2(x, opt);
-  }
+  DETRED_PYTHON_FORWARD_UNARY(nrm2)
 };
 
 }  // namespace

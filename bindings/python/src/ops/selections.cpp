@@ -61,20 +61,7 @@ struct min_op : op_traits {
       "Deterministic minimum of the elements of an array, over all axes or the given ones.\n", selection_rules,
       value_returns};
 
-  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
-  template <class T, class R>
-  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
-      -> decltype(detred::min(a, axis, r, opt)) {
-    detred::min(a, axis, r, opt);
-  }
-  template <class T>
-  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::min(x, opt)) {
-    return detred::min(x, opt);
-  }
-  template <class T>
-  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::min(x, opt)) {
-    return detred::cuda::min(x, opt);
-  }
+  DETRED_PYTHON_FORWARD_UNARY(min)
 };
 
 struct max_op : op_traits {
@@ -85,20 +72,7 @@ struct max_op : op_traits {
       "Deterministic maximum of the elements of an array, over all axes or the given ones.\n", selection_rules,
       value_returns};
 
-  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
-  template <class T, class R>
-  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
-      -> decltype(detred::max(a, axis, r, opt)) {
-    detred::max(a, axis, r, opt);
-  }
-  template <class T>
-  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::max(x, opt)) {
-    return detred::max(x, opt);
-  }
-  template <class T>
-  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::max(x, opt)) {
-    return detred::cuda::max(x, opt);
-  }
+  DETRED_PYTHON_FORWARD_UNARY(max)
 };
 
 // Indices come back as int64, NumPy's index type (numpy.intp on 64-bit machines); no array has 2^63 elements.
@@ -111,16 +85,7 @@ struct argmin_op : op_traits {
       "Deterministic index of the minimum: the first NaN, else the first element equal to the minimum.\n",
       selection_rules, index_returns};
 
-  template <class T>
-  static auto host(std::span<const T> x, const detred::options& opt)
-      -> decltype(static_cast<std::int64_t>(detred::argmin(x, opt))) {
-    return static_cast<std::int64_t>(detred::argmin(x, opt));
-  }
-  template <class T>
-  static auto device(std::span<const T> x, const detred::options& opt)
-      -> decltype(static_cast<std::int64_t>(detred::cuda::argmin(x, opt))) {
-    return static_cast<std::int64_t>(detred::cuda::argmin(x, opt));
-  }
+  DETRED_PYTHON_FORWARD_INDEX(argmin)
 };
 
 struct argmax_op : op_traits {
@@ -132,16 +97,7 @@ struct argmax_op : op_traits {
       "Deterministic index of the maximum: the first NaN, else the first element equal to the maximum.\n",
       selection_rules, index_returns};
 
-  template <class T>
-  static auto host(std::span<const T> x, const detred::options& opt)
-      -> decltype(static_cast<std::int64_t>(detred::argmax(x, opt))) {
-    return static_cast<std::int64_t>(detred::argmax(x, opt));
-  }
-  template <class T>
-  static auto device(std::span<const T> x, const detred::options& opt)
-      -> decltype(static_cast<std::int64_t>(detred::cuda::argmax(x, opt))) {
-    return static_cast<std::int64_t>(detred::cuda::argmax(x, opt));
-  }
+  DETRED_PYTHON_FORWARD_INDEX(argmax)
 };
 
 }  // namespace

@@ -45,20 +45,7 @@ with the kept axes (count: int64). No elements: count 0, sum -0.0, the rest NaN 
 field but count NaN; the sample fields are NaN for one element.
 )"};
 
-  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
-  template <class T, class R>
-  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
-      -> decltype(detred::stats(a, axis, r, opt)) {
-    detred::stats(a, axis, r, opt);
-  }
-  template <class T>
-  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::stats(x, opt)) {
-    return detred::stats(x, opt);
-  }
-  template <class T>
-  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::stats(x, opt)) {
-    return detred::cuda::stats(x, opt);
-  }
+  DETRED_PYTHON_FORWARD_UNARY(stats)
 };
 
 }  // namespace

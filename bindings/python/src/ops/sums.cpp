@@ -69,20 +69,7 @@ OverflowError
     for an integer sum that does not fit int64 (uint64); the message states the exact sum.
 )"};
 
-  /// Along a matrix axis: the batched call (detred/batched.hpp), used for 2-D arrays that fit a matrix_view.
-  template <class T, class R>
-  static auto along_axis(detred::matrix_view<T> a, int axis, std::span<R> r, const detred::options& opt)
-      -> decltype(detred::sum(a, axis, r, opt)) {
-    detred::sum(a, axis, r, opt);
-  }
-  template <class T>
-  static auto host(std::span<const T> x, const detred::options& opt) -> decltype(detred::sum(x, opt)) {
-    return detred::sum(x, opt);
-  }
-  template <class T>
-  static auto device(std::span<const T> x, const detred::options& opt) -> decltype(detred::cuda::sum(x, opt)) {
-    return detred::cuda::sum(x, opt);
-  }
+  DETRED_PYTHON_FORWARD_UNARY(sum)
 };
 
 struct reference_sum_op : op_traits {
