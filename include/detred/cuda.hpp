@@ -275,3 +275,5 @@ DETRED_CUDA_HALF_BATCHED(bfloat16)
 
 // The scans (cumsum) of device memory.
 #include "detred/cuda_scan.hpp"
+// The row normalizations (rms_norm) of device memory.
+#include "detred/cuda_norm_rows.hpp"

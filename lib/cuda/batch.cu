@@ -38,15 +38,11 @@
 #include "line_view.cuh"
 #include "pending_errors.hpp"
 #include "resident_blocks.cuh"
+#include "row_pass.cuh"
 #include "workspace_state.hpp"
 
 namespace detred::cuda::detail {
 namespace {
-
-/// Leaves per work item: small runs, so that a line of a few leaves still spreads over several warps.
-constexpr unsigned item_leaves = 4;
-constexpr unsigned batch_block = 256;
-constexpr unsigned batch_warps = batch_block / warp_size;
 
 /// A long line, the range of items reserved for it, and how many of its items' roots are stored (items_pass).
 struct long_line {
@@ -64,24 +60,6 @@ struct work_counts {
 };
 constexpr int item_bits = 40;
 constexpr std::uint64_t item_mask = (std::uint64_t{1} << item_bits) - 1;
-
-/// The line's operands, counting indices from its first element.
-template <class Op>
-__device__ order::operands<Op> line_operands(const order::operands<Op>& x, std::uint64_t start) {
-  order::operands<Op> line = x.advanced(start);
-  line.first = 0;
-  return line;
-}
-
-/// True if every operand of the line allows whole-row loads (leaves start every L elements from the line's start).
-template <class Op>
-__device__ bool rows_aligned(const order::operands<Op>& line) {
-  constexpr std::uintptr_t row_bytes = lanes_per_thread<typename Op::value> * sizeof(typename Op::input);
-  bool aligned = true;
-  for (unsigned a = 0; a < Op::arity; ++a)
-    aligned = aligned && reinterpret_cast<std::uintptr_t>(line.data[a]) % row_bytes == 0;
-  return aligned;
-}
 
 /// Whether C adjacent elements of Op's single operand can be read by one load (8 or 16 bytes) when aligned.
 template <class Op, unsigned C>
@@ -203,43 +181,10 @@ __device__ order::node_of<Op> group_leaf_node(const order::operands<Op>& leaf, s
     // Every thread of the group searches, so every thread needs the root.
     const typename Op::state root =
         move_words(lane_root, [mask](unsigned word) { return __shfl_sync(mask, word, 0, G); });
-    using V = typename Op::value;
-    std::uint32_t first = count - 1;  // unreachable: the root came from one of the leaf's elements
-    for (std::uint32_t base = 0; base < count; base += G) {
-      const std::uint32_t i = base + t;
-      const bool hit =
-          i < count && Op::matches(root, order::widen<V, typename Op::input>(load_element<Op>(leaf, 0, i)));
-      const unsigned hits = __ballot_sync(mask, hit) & mask;
-      if (hits != 0) {
-        first =
-            base + static_cast<std::uint32_t>(__ffs(static_cast<int>(hits >> (__ffs(static_cast<int>(mask)) - 1))) - 1);
-        break;
-      }
-    }
-    return order::to_node<Op>(root, leaf.first + first);
+    return order::to_node<Op>(root, leaf.first + first_match_in_leaf<Op, G>(leaf, count, root, t, mask));
   } else {
     return order::to_node<Op>(lane_root, 0);
   }
-}
-
-/// The root of leaves [first_leaf, first_leaf + leaves) of a line of n elements (leaves <= 32): an aligned
-/// subtree of the line's leaf tree, by a whole warp. Valid in lane 0.
-template <class Op>
-__device__ order::node_of<Op> run_root(const order::operands<Op>& line, std::uint64_t n, std::uint64_t first_leaf,
-                                       unsigned leaves, unsigned lane) {
-  using V = typename Op::value;
-  using N = order::node_of<Op>;
-  constexpr std::uint64_t L = order::leaf_size<V>;
-  const bool aligned = rows_aligned<Op>(line);
-  N mine = empty<Op>();
-  for (unsigned i = 0; i < leaves; ++i) {
-    const std::uint64_t start = (first_leaf + i) * L;
-    const auto size = static_cast<std::uint32_t>(n - start < L ? n - start : L);
-    const N leaf = aligned ? warp_leaf_node<Op, true>(line.advanced(start), size, lane)
-                           : warp_leaf_node<Op, false>(line.advanced(start), size, lane);
-    if (lane == i) mine = leaf;
-  }
-  return warp_fold<Op>(mine, leaves, lane);
 }
 
 /// What a group of G threads does with line k (start, n): a line of at most `limit` elements (group_limit: at most
@@ -527,54 +472,6 @@ __global__ void __launch_bounds__(batch_block)
   }
 }
 
-/// Rows of one length (a matrix's: no offsets), longer than the groups of lines_pass take and of at most batch_warps
-/// items each, batch_warps / items rows a block: a warp per item computes its root as items_pass does; a row of one
-/// item is finalized by its warp, otherwise the warp of the row's first item folds the row's item roots from shared
-/// memory as fold_line does (one run of at most 32 roots) and finalizes. One launch, with no scratch, counters or
-/// lists: for the rows of a 4096 x 4096 float matrix it stands for the counters' memset, lines_pass, list_items,
-/// items_pass and fold_items, five operations in the stream and their host time.
-template <class Op>
-__global__ void __launch_bounds__(batch_block)
-    uniform_rows(order::operands<Op> x, std::uint64_t stride, std::uint64_t length, std::uint64_t count, unsigned items,
-                 typename Op::result* __restrict__ results) {
-  using V = typename Op::value;
-  using N = order::node_of<Op>;
-  __shared__ N roots[batch_warps];
-  const unsigned lane = threadIdx.x % warp_size;
-  const unsigned warp = threadIdx.x / warp_size;
-  const unsigned rows_per_block = batch_warps / items;
-  const unsigned item = warp % items;
-  const bool has_row = warp / items < rows_per_block;  // the warps past the block's last whole row idle
-  const std::uint64_t leaves = order::leaf_count<V>(length);
-  const std::uint64_t first_leaf = std::uint64_t{item} * item_leaves;
-  const auto run = static_cast<unsigned>(leaves - first_leaf < item_leaves ? leaves - first_leaf : item_leaves);
-  for (std::uint64_t base = std::uint64_t{blockIdx.x} * rows_per_block; base < count;
-       base += std::uint64_t{gridDim.x} * rows_per_block) {
-    const std::uint64_t row = base + warp / items;
-    const bool active = has_row && row < count;
-    if (active) {
-      const N root = run_root<Op>(line_operands<Op>(x, row * stride), length, first_leaf, run, lane);
-      if (items == 1) {
-        if (lane == 0) results[row] = order::finish<Op>(root, length);
-      } else if (lane == 0) {
-        roots[warp] = root;
-      }
-    }
-    if (items > 1) {  // the same for the whole block
-      __syncthreads();
-      if (active && item == 0) {
-        const N row_run = warp_fold<Op>(lane < items ? roots[warp + lane] : empty<Op>(), items, lane);
-        if (lane == 0) {
-          order::subtree_stack<Op> tree;
-          tree.push(row_run, leaves);
-          results[row] = order::finish<Op>(tree.root(), length);
-        }
-      }
-      __syncthreads();
-    }
-  }
-}
-
 /// One warp per listed line of several items, after items_pass<Op, false>.
 template <class Op>
 __global__ void __launch_bounds__(batch_block)
@@ -854,11 +751,12 @@ void enqueue_lines_in(const order::operands<Op>& x, std::uint64_t extent, const 
     return static_cast<unsigned>(needed < grid ? needed : grid);
   };
   if (lines.offsets == nullptr && lines.length > limit) {
-    const std::uint64_t items = (order::leaf_count<V>(lines.length) + item_leaves - 1) / item_leaves;
+    const std::uint64_t items = row_items<Op>(lines.length);
     if (items <= batch_warps) {
       const std::uint64_t per_block = batch_warps / items;
-      uniform_rows<Op><<<blocks(uniform_rows<Op>, (count + per_block - 1) / per_block), batch_block, 0, stream>>>(
-          x, lines.stride, lines.length, count, static_cast<unsigned>(items), results);
+      const auto kernel = uniform_rows<Op, store_results<Op>>;
+      kernel<<<blocks(kernel, (count + per_block - 1) / per_block), batch_block, 0, stream>>>(
+          x, lines.stride, lines.length, count, static_cast<unsigned>(items), store_results<Op>{results});
       check(cudaGetLastError(), "batch uniform rows launch");
       return;
     }

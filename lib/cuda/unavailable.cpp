@@ -133,6 +133,15 @@ DETRED_CUDA_HALF_BATCHED(bfloat16)
   void exclusive_cumsum(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }
 DETRED_EACH_SCAN_TYPE(DETRED_CUDA_SCANS)
 #undef DETRED_CUDA_SCANS
+#define DETRED_CUDA_RMS_NORM_ROWS(T, A)                                                                              \
+  void rms_norm_rows_async(matrix_view<T>, std::span<const T>, double, std::span<T>, std::span<A>, const options&) { \
+    no_cuda();                                                                                                       \
+  }                                                                                                                  \
+  void rms_norm_rows(matrix_view<T>, std::span<const T>, double, std::span<T>, std::span<A>, const options&) {       \
+    no_cuda();                                                                                                       \
+  }
+DETRED_CUDA_NORM_ROW_TYPES(DETRED_CUDA_RMS_NORM_ROWS)
+#undef DETRED_CUDA_RMS_NORM_ROWS
 #define DETRED_CUDA_AXIS_SCANS(T)                                                     \
   void cumsum_async(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); } \
   void cumsum(matrix_view<T>, int, std::span<T>, const options&) { no_cuda(); }

@@ -13,6 +13,7 @@
 #include "detred/config.hpp"
 #include "detred/cpu.hpp"
 #include "detred/cuda.hpp"
+#include "detred/cuda_norm_rows.hpp"
 #include "detred/cuda_scan.hpp"
 #include "detred/detred.h"
 #include "detred/detred.hpp"
@@ -57,6 +58,12 @@ namespace {
   detred::cuda::workspace ws;
   detred::cuda::cumsum_async(device_x, device_y, {.mode = detred::mode::compensated, .workspace = &ws});
   detred::cumsum(host_x, host_y);
+}
+
+/// A row normalization of device memory (detred/cuda_norm_rows.hpp).
+[[maybe_unused]] void gpu_rms_norm(detred::matrix_view<detred::bfloat16> x, std::span<detred::bfloat16> y,
+                                   std::span<float> rstd) {
+  detred::cuda::rms_norm_rows_async(x, {}, 1e-6, y, rstd);
 }
 
 /// The templates of detred/cuda.hpp (reduce, reduce_async and the named calls over them), instantiated by nvcc.

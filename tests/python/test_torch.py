@@ -524,6 +524,37 @@ def test_gpu_sums_over_the_last_dim_give_the_cpus_bits_on_every_route(dtype):
 
 
 @needs_gpu
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_gpu_rms_norm_rows_give_the_cpus_bits(dtype):
+    # detred::cuda::rms_norm_rows (the CUDA forward) against the CPU's passes: rows on both sides of the kernel's
+    # 16-byte path (cols a multiple of the vector, the rows aligned) and the element path (odd cols, a misaligned
+    # start), rows of one leaf and of several, more rows than the grid, special values, with and without a weight.
+    shapes = [(3, 8), (5, 1), (2, 7), (4, 2048), (3, 2049), (2, 8192), (1, 65544), (70000, 8)]
+    for k, (rows, cols) in enumerate(shapes):
+        x = unit_data((rows, cols), dtype, 90 + k) * 3
+        flat = x.view(-1)
+        flat[:: max(1, flat.numel() // 5)] *= 2.0**-130 if dtype != torch.float16 else 2.0**-20  # subnormal scales
+        if rows > 1:
+            x[1, 0], x[rows - 1, cols - 1] = float("nan"), float("inf")
+        x[0, 0] = -0.0
+        weight = unit_data((cols,), dtype, 120 + k)
+        for w in (weight, None):
+            cpu_y = dt.rms_norm(x, w)
+            g = x.cuda()
+            gw = None if w is None else w.cuda()
+            shifted = torch.cat([g.view(-1)[:1], g.view(-1)])[1:].view(rows, cols)  # one element past the allocation
+            for name, gx in (("aligned", g), ("misaligned", shifted)):
+                # NaN payloads: CUDA's arithmetic makes every NaN its canonical one, x86's keeps the operand's.
+                y = dt.rms_norm(gx, gw)
+                assert bits(nan_canonical(y)) == bits(nan_canonical(cpu_y)), (dtype, rows, cols, name, w is None)
+    # The rstd the backward reads is the CPU's too.
+    x = unit_data((6, 2048), dtype, 99)
+    cpu = torch.ops.detred.rms_norm(x, None, 1e-6)
+    gpu = torch.ops.detred.rms_norm(x.cuda(), None, 1e-6)
+    assert bits(cpu[1]) == bits(gpu[1]) and bits(nan_canonical(cpu[0])) == bits(nan_canonical(gpu[0]))
+
+
+@needs_gpu
 def test_gpu_indices_outside_the_targets_are_index_errors():
     # The device checks the int64 keys as it narrows them: past the end, negative, and far past 2^32 (which narrowing
     # alone would wrap into a bin).

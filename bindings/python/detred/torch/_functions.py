@@ -67,31 +67,23 @@ class _ScatterAdd(torch.autograd.Function):
         return grad, None, None, grad_src
 
 
-class _IndexSelect(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, dim, index):
-        ctx.save_for_backward(index)
-        ctx.dim, ctx.shape = dim, x.shape
-        return x.index_select(dim, index)
-
-    @staticmethod
-    def backward(ctx, grad):
-        # The backward of a gather is a scatter-add: detred's, so rows picked many times get a deterministic sum.
-        (index,) = ctx.saved_tensors
-        return ops.index_add(grad.new_zeros(ctx.shape), ctx.dim, index, grad.contiguous(), 1.0), None, None
-
-
 class _Gather(torch.autograd.Function):
+    """x.index_select(dim, index) (whole rows) or x.gather(dim, index). The backward of a gather is a scatter-add:
+    detred's, so an element picked many times gets a deterministic sum."""
+
     @staticmethod
-    def forward(ctx, x, dim, index):
+    def forward(ctx, x, dim, index, whole_rows):
         ctx.save_for_backward(index)
-        ctx.dim, ctx.shape = dim, x.shape
-        return x.gather(dim, index)
+        ctx.dim, ctx.shape, ctx.whole_rows = dim, x.shape, whole_rows
+        return x.index_select(dim, index) if whole_rows else x.gather(dim, index)
 
     @staticmethod
     def backward(ctx, grad):
         (index,) = ctx.saved_tensors
-        return ops.scatter_add(grad.new_zeros(ctx.shape), ctx.dim, index, grad.contiguous()), None, None
+        zeros, g = grad.new_zeros(ctx.shape), grad.contiguous()
+        scatter = ops.index_add(zeros, ctx.dim, index, g, 1.0) if ctx.whole_rows else ops.scatter_add(zeros, ctx.dim,
+                                                                                                        index, g)
+        return scatter, None, None, None
 
 
 class _SegmentSum(torch.autograd.Function):
@@ -215,13 +207,13 @@ def index_select(x, dim, index):
     """x.index_select(dim, index) (an embedding lookup: index_select(weight, 0, ids)) whose backward is detred's
     index_add: the gradient of a row picked several times is the detred sum of its gradients in index order."""
     k.check_floating("index_select", x)
-    return _IndexSelect.apply(x, int(dim), index)
+    return _Gather.apply(x, int(dim), index, True)
 
 
 def gather(x, dim, index):
     """x.gather(dim, index) whose backward is detred's scatter_add."""
     k.check_floating("gather", x)
-    return _Gather.apply(x, int(dim), index)
+    return _Gather.apply(x, int(dim), index, False)
 
 
 def segment_sum(values, offsets=None, lengths=None):
@@ -249,6 +241,8 @@ def rms_norm(x, weight=None, eps=1e-6):
     """RMSNorm over the last dim: x / sqrt(mean(x^2) + eps) * weight, the mean of squares a detred row sum of x*x
     divided by the row length. Rows of 16-bit floats are computed in float32, the result rounded once."""
     k.check_floating("rms_norm", x, *([weight] if weight is not None else []))
+    if not _recorded(x) and (weight is None or not _recorded(weight)):
+        return k.rms_norm_forward(x, weight, float(eps))[0]
     return _RmsNorm.apply(x, weight, float(eps))
 
 
@@ -256,4 +250,6 @@ def layer_norm(x, weight=None, bias=None, eps=1e-5):
     """LayerNorm over the last dim: (x - mean) / sqrt(var + eps) * weight + bias, mean and (biased) var from detred
     row sums (the variance from the centred values)."""
     k.check_floating("layer_norm", x, *[t for t in (weight, bias) if t is not None])
+    if not any(_recorded(t) for t in (x, weight, bias) if t is not None):
+        return k.layer_norm_forward(x, weight, bias, float(eps))[0]
     return _LayerNorm.apply(x, weight, bias, float(eps))

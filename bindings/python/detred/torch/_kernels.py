@@ -420,7 +420,31 @@ def _rsqrt(v):
 
 def rms_norm_forward(x, weight, eps):
     """y = x * (1 / sqrt(mean(x^2) + eps)) * weight over the last dim; mean(x^2) = detred's dot of the row with
-    itself divided by the row length. Returns y and 1 / sqrt(mean(x^2) + eps) per row (accumulation dtype)."""
+    itself divided by the row length. Returns y and 1 / sqrt(mean(x^2) + eps) per row (accumulation dtype). CUDA
+    tensors take detred::cuda::rms_norm_rows (two kernels, the same roundings: detred/cuda_norm_rows.hpp)."""
+    cols = x.shape[-1] if x.dim() else 1
+    if x.is_cuda and x.numel() and (weight is None or (weight.is_cuda and weight.dtype == x.dtype
+                                                        and weight.numel() == cols and weight.dim() == 1)):
+        return cuda_rms_norm_rows(x, weight, eps)
+    return rms_norm_by_passes(x, weight, eps)
+
+
+def cuda_rms_norm_rows(x, weight, eps):
+    """rms_norm_forward of a CUDA tensor through the module's short path, on torch's current stream."""
+    cols = x.shape[-1] if x.dim() else 1
+    values = x.detach().contiguous()
+    w = None if weight is None else weight.detach().contiguous()
+    y = torch.empty_like(values)
+    rstd = torch.empty(values.numel() // cols, dtype=accumulation_dtype(x.dtype), device=x.device)
+    device = values.get_device()
+    _detred._cuda_rms_norm_rows(values.data_ptr(), rstd.numel(), cols, _ROW_SUM_DTYPES[x.dtype],
+                                0 if w is None else w.data_ptr(), float(eps), y.data_ptr(), rstd.data_ptr(), device,
+                                _cuda_stream_handle(device))
+    return y.reshape(x.shape), rstd
+
+
+def rms_norm_by_passes(x, weight, eps):
+    """rms_norm_forward as whole-tensor passes (CPU tensors; the definition detred::cuda::rms_norm_rows follows)."""
     rows, cols = _last_dim_rows(x)
     rstd = _rsqrt(divide(row_dots(rows, rows), cols) + eps)
     y = rows * rstd.unsqueeze(1)

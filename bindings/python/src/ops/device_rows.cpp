@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // _cuda_row_sums: the detred sum of each row of a row-major matrix in device memory, given by its address, enqueued
-// on the stream the caller names. It is the short path of detred.torch's sums over the last dim of CUDA tensors. The
+// on the stream the caller names. It is the short path of detred.torch's sums over the last dim of CUDA tensors;
+// _cuda_rms_norm_rows is its rms_norm forward (detred/cuda_norm_rows.hpp) by the same short path. The
 // DLPack route (_segment_sum) spends tens of microseconds a call exchanging the tensors and ordering their streams,
 // more than the kernel takes for a 4096 x 4096 float32 matrix; torch hands over its current stream and the data
 // pointers for the price of a few attribute reads. The addresses are trusted: the caller takes them from contiguous
@@ -24,6 +25,24 @@ namespace py = pybind11;
 namespace detred::python {
 namespace {
 
+/// f.template operator()<T, R>() for the dtype's element type T and R: the type of its sums and statistics (the
+/// dtype's own for float32 and float64, float for the 16-bit floats).
+template <class F>
+void with_row_types(std::string_view dtype, const char* what, F&& f) {
+  if (dtype == "float64") {
+    f.template operator()<double, double>();
+  } else if (dtype == "float32") {
+    f.template operator()<float, float>();
+  } else if (dtype == "bfloat16") {
+    f.template operator()<detred::bfloat16, float>();
+  } else if (dtype == "float16") {
+    f.template operator()<detred::float16, float>();
+  } else {
+    throw py::type_error(std::string("detred.") + what + ": dtype must be float32, float64, bfloat16 or float16, not " +
+                         std::string(dtype));
+  }
+}
+
 void row_sums(std::uintptr_t matrix, std::uint64_t rows, std::uint64_t cols, std::string_view dtype, std::uintptr_t out,
               int device, std::uintptr_t stream, std::string_view mode) {
   // No device check of its own: the caller's tensors are on `device`, and a build without CUDA refuses in the call.
@@ -36,18 +55,22 @@ void row_sums(std::uintptr_t matrix, std::uint64_t rows, std::uint64_t cols, std
     const current_device_scope on(device);
     detred::cuda::sum_async(a, 1, std::span<R>{reinterpret_cast<R*>(out), rows}, opt);
   };
-  if (dtype == "float64") {
-    run.template operator()<double, double>();
-  } else if (dtype == "float32") {
-    run.template operator()<float, float>();
-  } else if (dtype == "bfloat16") {
-    run.template operator()<detred::bfloat16, float>();
-  } else if (dtype == "float16") {
-    run.template operator()<detred::float16, float>();
-  } else {
-    throw py::type_error("detred._cuda_row_sums: dtype must be float32, float64, bfloat16 or float16, not " +
-                         std::string(dtype));
-  }
+  with_row_types(dtype, "_cuda_row_sums", run);
+}
+
+void rms_norm_rows(std::uintptr_t matrix, std::uint64_t rows, std::uint64_t cols, std::string_view dtype,
+                   std::uintptr_t weight, double eps, std::uintptr_t out, std::uintptr_t rstd, int device,
+                   std::uintptr_t stream) {
+  const detred::options opt{.stream = reinterpret_cast<detred::cuda::stream_t>(stream)};
+  // A: the accumulation type of rstd, double for double, float for the others.
+  auto run = [&]<class T, class A>() {
+    const detred::matrix_view<T> x{reinterpret_cast<const T*>(matrix), rows, cols, cols};
+    const std::span<const T> w{reinterpret_cast<const T*>(weight), weight != 0 ? cols : 0};
+    const current_device_scope on(device);
+    detred::cuda::rms_norm_rows_async(x, w, eps, std::span<T>{reinterpret_cast<T*>(out), rows * cols},
+                                      std::span<A>{reinterpret_cast<A*>(rstd), rows}, opt);
+  };
+  with_row_types(dtype, "_cuda_rms_norm_rows", run);
 }
 
 }  // namespace
@@ -60,6 +83,13 @@ void define_device_rows(py::module_& m) {
         "own for float32 and float64, float32 for the 16-bit floats); enqueued on\n"
         "`stream` (a cudaStream_t as an int, 0 the legacy default) of CUDA device `device`, returning at once.\n"
         "The addresses are not checked. Private: the short path of detred.torch's sums over the last dim.");
+  m.def("_cuda_rms_norm_rows", &rms_norm_rows, py::arg("matrix"), py::arg("rows"), py::arg("cols"), py::arg("dtype"),
+        py::arg("weight"), py::arg("eps"), py::arg("out"), py::arg("rstd"), py::arg("device"), py::arg("stream"),
+        "detred::cuda::rms_norm_rows_async (detred/cuda_norm_rows.hpp) of the rows x cols row-major matrix at device\n"
+        "address `matrix` (dtype float32, float64, bfloat16 or float16), its weight at `weight` (cols elements of the\n"
+        "dtype; 0 for none): the normalized rows to `out` (the dtype), each row's rstd to `rstd` (float64 for\n"
+        "float64, float32 otherwise); enqueued on `stream` of CUDA device `device`. The addresses are not checked.\n"
+        "Private: detred.torch's rms_norm forward of CUDA tensors.");
 }
 
 }  // namespace detred::python

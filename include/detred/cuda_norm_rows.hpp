@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Row normalizations of a matrix in GPU memory, each row's statistic a detred reduction: the forward of
+// detred.torch's rms_norm (docs/torch.md) as one statistic pass and one element-wise pass. Included by
+// detred/cuda.hpp; plain C++ (no CUDA header), like it.
+//
+//   detred::cuda::rms_norm_rows_async(detred::matrix_view<detred::bfloat16>{d_x, rows, cols, cols},
+//                                     std::span<const detred::bfloat16>(d_w, cols), 1e-6,
+//                                     std::span<detred::bfloat16>(d_y, rows * cols), std::span<float>(d_rstd, rows),
+//                                     {.stream = s});
+//
+// For row k of x (n = cols elements, T the element type, A its accumulation type: double for double, float for
+// float, float16 and bfloat16; fl_A rounds to A, every operation is rounded on its own, never fused):
+//   s_k    = detred::sumsq of row k in opt.mode (tree or compensated): the batched guarantee, so its bits are those of
+//            the single-array call on row k alone (detred/batched.hpp), on the CPU too
+//   v_k    = fl_A(fl_A(double(s_k) / double(fl_A(n))) + fl_A(eps))
+//   rstd_k = fl_A(1 / sqrt(double(v_k)))                    (the square root and the division in double)
+//   y_kj   = fl_T(fl_A(fl_A(x_kj * rstd_k) * w_j))           (without a weight: fl_T(fl_A(x_kj * rstd_k)))
+// 16-bit elements are widened exactly to float first; fl_T of a float is IEEE round to nearest even. These are the
+// bits of detred.torch.rms_norm on the CPU (tests/python/test_torch.py compares them).
+//
+// x is row-major with leading dimension >= cols; weight holds cols elements or none; y holds rows x cols outputs
+// packed row after row and must not overlap x; rstd holds rows. A bad argument throws detred::error naming it;
+// mode::exact is refused. The _async call enqueues on opt.stream and returns; the other waits for opt.stream.
+#pragma once
+
+#include <span>
+
+#include "detred/batched.hpp"
+#include "detred/cuda.hpp"
+#include "detred/number_types.hpp"
+#include "detred/options.hpp"
+
+// Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
+#pragma GCC visibility push(default)
+
+namespace detred::cuda {
+
+#define DETRED_CUDA_RMS_NORM_ROWS(T, A)                                                                                \
+  void rms_norm_rows_async(matrix_view<T> x, std::span<const T> weight, double eps, std::span<T> y, std::span<A> rstd, \
+                           const options& opt = {});                                                                   \
+  void rms_norm_rows(matrix_view<T> x, std::span<const T> weight, double eps, std::span<T> y, std::span<A> rstd,       \
+                     const options& opt = {});
+// The element types and their accumulation types, X(T, A) each (the library defines the calls with it too).
+#define DETRED_CUDA_NORM_ROW_TYPES(X) X(double, double) X(float, float) X(float16, float) X(bfloat16, float)
+DETRED_CUDA_NORM_ROW_TYPES(DETRED_CUDA_RMS_NORM_ROWS)
+#undef DETRED_CUDA_RMS_NORM_ROWS
+
+}  // namespace detred::cuda
+
+#pragma GCC visibility pop

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// detred::cuda::rms_norm_rows (detred/cuda_norm_rows.hpp): each row's sum of squares by the batched kernels' row
+// pass (row_pass.cuh: row k's bits are detred::sumsq of row k alone), whose finisher turns it into the row's rstd and
+// writes the normalized row while the row is in cache. Rows too long for that pass: the batched sums into the rstd
+// buffer, then an element-wise kernel, a block per row. Every operation is rounded on its own: nvcc runs with
+// -fmad=false, and the double-precision division and square root are IEEE's.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include "batch_enqueue.hpp"
+#include "call_workspace.hpp"
+#include "core/batch_checks.hpp"
+#include "cuda_check.hpp"
+#include "detred/cuda.hpp"
+#include "resident_blocks.cuh"
+#include "row_pass.cuh"
+#include "workspace_state.hpp"
+
+namespace detred::cuda {
+namespace {
+
+using detail::check;
+
+/// The element type's accumulation type: double for double, float for the others.
+template <class T>
+using accumulation_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+/// The exact accumulation-type value of an element (16-bit floats widened exactly, as order::widen does).
+template <class T>
+__device__ __forceinline__ accumulation_t<T> widened(T v) {
+  if constexpr (std::is_same_v<T, bfloat16>) {
+    return __uint_as_float(static_cast<std::uint32_t>(static_cast<std::uint16_t>(v)) << 16);
+  } else if constexpr (std::is_same_v<T, float16>) {
+    return __half2float(__ushort_as_half(static_cast<std::uint16_t>(v)));
+  } else {
+    return v;
+  }
+}
+
+/// fl_T of an accumulation-type value: IEEE round to nearest even for the 16-bit floats.
+template <class T>
+__device__ __forceinline__ T narrowed(accumulation_t<T> v) {
+  if constexpr (std::is_same_v<T, bfloat16>) {
+    return static_cast<T>(__bfloat16_as_ushort(__float2bfloat16_rn(v)));
+  } else if constexpr (std::is_same_v<T, float16>) {
+    return static_cast<T>(__half_as_ushort(__float2half_rn(v)));
+  } else {
+    return v;
+  }
+}
+
+constexpr unsigned row_block = 256;
+
+/// Elements a thread moves with one 16-byte access.
+template <class T>
+inline constexpr unsigned vector_elements = 16 / sizeof(T);
+
+/// The row's rstd from its sum of squares (the definition's v and rstd), in every thread of the block; thread 0 then
+/// stores it over the sum, which every thread has read by then.
+template <class A>
+__device__ __forceinline__ A row_rstd(A* rstd, std::uint64_t k, A count, A eps) {
+  const A s = rstd[k];
+  __syncthreads();
+  const A v = static_cast<A>(static_cast<A>(static_cast<double>(s) / static_cast<double>(count)) + eps);
+  const A r = static_cast<A>(1.0 / sqrt(static_cast<double>(v)));
+  if (threadIdx.x == 0) rstd[k] = r;
+  return r;
+}
+
+/// One element's output: fl_T(fl_A(fl_A(x * r) * w)), or fl_T(fl_A(x * r)) without a weight.
+template <class T>
+__device__ __forceinline__ T scaled(T e, accumulation_t<T> r, const T* weight, std::uint64_t j) {
+  const accumulation_t<T> p = widened(e) * r;
+  return narrowed<T>(weight != nullptr ? p * widened(weight[j]) : p);
+}
+
+/// A 16-byte vector of elements j .. j + V - 1 of a row, scaled; the weight read as a vector too.
+template <class T>
+__device__ __forceinline__ uint4 scaled_vector(uint4 e, accumulation_t<T> r, const T* weight, std::uint64_t j) {
+  constexpr unsigned V = vector_elements<T>;
+  T in[V];
+  T w[V];
+  T out[V];
+  memcpy(in, &e, sizeof e);
+  if (weight != nullptr) {
+    const uint4 wv = *reinterpret_cast<const uint4*>(weight + j);
+    memcpy(w, &wv, sizeof wv);
+  }
+#pragma unroll
+  for (unsigned q = 0; q < V; ++q) {
+    const accumulation_t<T> p = widened(in[q]) * r;
+    out[q] = narrowed<T>(weight != nullptr ? p * widened(w[q]) : p);
+  }
+  uint4 o;
+  memcpy(&o, out, sizeof o);
+  return o;
+}
+
+/// A block per row (grid-stride over rows): rstd_k from the row's sum of squares, then y_k. When every row of x and
+/// y and the weight lie on 16-byte boundaries and cols is a multiple of the vector, threads move 16 bytes a step and
+/// load their first prefetch_vectors vectors of the row before the rstd is known (its load, the block's barrier and
+/// the double-precision steps are then behind the row's loads, not in front of them); otherwise an element a step.
+template <class T>
+__global__ void __launch_bounds__(row_block)
+    normalize_rows(const T* __restrict__ x, std::uint64_t ld, std::uint64_t rows, std::uint64_t cols,
+                   const T* __restrict__ weight, accumulation_t<T> eps, accumulation_t<T>* rstd, T* __restrict__ y) {
+  using A = accumulation_t<T>;
+  constexpr unsigned V = vector_elements<T>;
+  constexpr unsigned prefetch_vectors = 4;
+  constexpr std::uint64_t step = std::uint64_t{row_block} * V;
+  const A count = static_cast<A>(cols);
+  const bool vectors = cols % V == 0 && ld % V == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(y) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(weight) % 16 == 0;
+  for (std::uint64_t k = blockIdx.x; k < rows; k += gridDim.x) {
+    const T* in = x + k * ld;
+    T* out = y + k * cols;
+    if (vectors) {
+      const std::uint64_t first = std::uint64_t{threadIdx.x} * V;
+      uint4 e[prefetch_vectors];
+#pragma unroll
+      for (unsigned u = 0; u < prefetch_vectors; ++u) {
+        if (first + u * step < cols) e[u] = *reinterpret_cast<const uint4*>(in + first + u * step);
+      }
+      const A r = row_rstd(rstd, k, count, eps);
+#pragma unroll
+      for (unsigned u = 0; u < prefetch_vectors; ++u) {
+        const std::uint64_t j = first + u * step;
+        if (j < cols) *reinterpret_cast<uint4*>(out + j) = scaled_vector<T>(e[u], r, weight, j);
+      }
+      for (std::uint64_t j = first + prefetch_vectors * step; j < cols; j += step) {
+        *reinterpret_cast<uint4*>(out + j) = scaled_vector<T>(*reinterpret_cast<const uint4*>(in + j), r, weight, j);
+      }
+    } else {
+      const A r = row_rstd(rstd, k, count, eps);
+      for (std::uint64_t j = threadIdx.x; j < cols; j += row_block) out[j] = scaled(in[j], r, weight, j);
+    }
+  }
+}
+
+/// uniform_rows' finisher for rms_norm: the warp that holds row k's sum of squares turns it into rstd_k and writes y_k
+/// right away, reading the row again while its elements are still in L1 or L2 (one pass over memory for the two).
+template <class T>
+struct rms_norm_finish {
+  using A = accumulation_t<T>;
+  const T* x;
+  std::uint64_t ld;
+  std::uint64_t cols;
+  const T* weight;
+  A eps;
+  A* rstd;
+  T* y;
+  bool vectors;  ///< every row of x and y and the weight on 16-byte boundaries, cols a multiple of the vector
+
+  __device__ void operator()(std::uint64_t k, A sum, unsigned lane) const {
+    constexpr unsigned V = vector_elements<T>;
+    constexpr unsigned unroll = 4;
+    const A s = __shfl_sync(detail::full_mask, sum, 0);
+    const A v =
+        static_cast<A>(static_cast<A>(static_cast<double>(s) / static_cast<double>(static_cast<A>(cols))) + eps);
+    const A r = static_cast<A>(1.0 / sqrt(static_cast<double>(v)));
+    if (lane == 0) rstd[k] = r;
+    const T* in = x + k * ld;
+    T* out = y + k * cols;
+    if (vectors) {
+      constexpr std::uint64_t step = std::uint64_t{detail::warp_size} * V;
+      std::uint64_t j = std::uint64_t{lane} * V;
+      for (; j + (unroll - 1) * step < cols; j += unroll * step) {  // unroll vectors in flight a lane
+        uint4 e[unroll];
+#pragma unroll
+        for (unsigned u = 0; u < unroll; ++u) e[u] = *reinterpret_cast<const uint4*>(in + j + u * step);
+#pragma unroll
+        for (unsigned u = 0; u < unroll; ++u) {
+          *reinterpret_cast<uint4*>(out + j + u * step) = scaled_vector<T>(e[u], r, weight, j + u * step);
+        }
+      }
+      for (; j < cols; j += step) {
+        *reinterpret_cast<uint4*>(out + j) = scaled_vector<T>(*reinterpret_cast<const uint4*>(in + j), r, weight, j);
+      }
+    } else {
+      for (std::uint64_t j = lane; j < cols; j += detail::warp_size) out[j] = scaled(in[j], r, weight, j);
+    }
+  }
+};
+
+template <class T, class A>
+void rms_norm_rows_on(matrix_view<T> x, std::span<const T> weight, double eps, std::span<T> y, std::span<A> rstd,
+                      const options& opt, bool wait) {
+  const char* what = "cuda::rms_norm_rows";
+  const std::string call = std::string("detred::") + what + ": ";
+  if (x.layout != layout::row_major) throw error(call + "the matrix must be row-major (its rows are normalized)");
+  const axis_lines rows = lines_of(x, 1, rstd.size(), what);
+  if (y.size() != x.rows * x.cols) {
+    throw error(call + "y holds " + std::to_string(y.size()) + " elements, but the " + std::to_string(x.rows) + " x " +
+                std::to_string(x.cols) + " matrix needs " + std::to_string(x.rows * x.cols));
+  }
+  if (!weight.empty() && weight.size() != x.cols) {
+    throw error(call + "the weight holds " + std::to_string(weight.size()) + " elements, not one per column (" +
+                std::to_string(x.cols) + ")");
+  }
+  if (opt.mode == mode::exact) {
+    throw error(call + "mode::exact is not available (tree or compensated: the statistic is a sum of squares)");
+  }
+  if (x.rows == 0) return;
+  detail::call_workspace held(opt);
+  workspace& ws = held.get();
+  detail::workspace_access::of(ws).check_current_device();
+  const bool vectors = x.cols % vector_elements<T> == 0 && x.leading_dimension % vector_elements<T> == 0 &&
+                       reinterpret_cast<std::uintptr_t>(x.data) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(y.data()) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(weight.data()) % 16 == 0;
+  // Rows of 1 to batch_warps work items (up to 2^17 floats): one kernel, uniform_rows with rms_norm_finish. Longer
+  // rows, and rows of no element: the batched sums of squares into rstd, then normalize_rows.
+  const auto run = [&]<class Policy>() {
+    using Op = order::sumsq_op<T, Policy>;
+    const order::operands<Op> operands{{x.data}, 0};
+    const std::uint64_t items = detail::row_items<Op>(x.cols);
+    if (items >= 1 && items <= detail::batch_warps) {
+      const std::uint64_t per_block = detail::batch_warps / items;
+      const auto kernel = detail::uniform_rows<Op, rms_norm_finish<T>>;
+      const std::uint64_t needed = (x.rows + per_block - 1) / per_block;
+      const std::uint64_t grid = detail::resident_blocks(kernel, detail::batch_block);
+      kernel<<<static_cast<unsigned>(needed < grid ? needed : grid), detail::batch_block, 0, opt.stream>>>(
+          operands, x.leading_dimension, x.cols, x.rows, static_cast<unsigned>(items),
+          rms_norm_finish<T>{x.data, x.leading_dimension, x.cols, weight.empty() ? nullptr : weight.data(),
+                             static_cast<A>(eps), rstd.data(), y.data(), vectors});
+      check(cudaGetLastError(), "rms_norm rows launch");
+      return;
+    }
+    detail::enqueue_lines<Op>(operands, extent_of(x), {.stride = rows.stride, .length = rows.length}, rows.count,
+                              rstd.data(), ws, opt.stream);
+    const std::uint64_t grid = detail::resident_blocks(normalize_rows<T>, row_block) * 4;
+    normalize_rows<T><<<static_cast<unsigned>(x.rows < grid ? x.rows : grid), row_block, 0, opt.stream>>>(
+        x.data, x.leading_dimension, x.rows, x.cols, weight.empty() ? nullptr : weight.data(), static_cast<A>(eps),
+        rstd.data(), y.data());
+    check(cudaGetLastError(), "rms_norm rows launch");
+  };
+  if (opt.mode == mode::compensated) {
+    run.template operator()<order::compensated_sums>();
+  } else {
+    run.template operator()<order::plain_sums>();
+  }
+  if (wait) check(cudaStreamSynchronize(opt.stream), "cudaStreamSynchronize (rms_norm rows)");
+}
+
+}  // namespace
+
+#define DETRED_CUDA_RMS_NORM_ROWS(T, A)                                                                                \
+  void rms_norm_rows_async(matrix_view<T> x, std::span<const T> weight, double eps, std::span<T> y, std::span<A> rstd, \
+                           const options& opt) {                                                                       \
+    rms_norm_rows_on(x, weight, eps, y, rstd, opt, false);                                                             \
+  }                                                                                                                    \
+  void rms_norm_rows(matrix_view<T> x, std::span<const T> weight, double eps, std::span<T> y, std::span<A> rstd,       \
+                     const options& opt) {                                                                             \
+    rms_norm_rows_on(x, weight, eps, y, rstd, opt, true);                                                              \
+  }
+DETRED_CUDA_NORM_ROW_TYPES(DETRED_CUDA_RMS_NORM_ROWS)
+#undef DETRED_CUDA_RMS_NORM_ROWS
+
+}  // namespace detred::cuda
