@@ -16,7 +16,8 @@
 //   rstd_k = fl_A(1 / sqrt(double(v_k)))                    (the square root and the division in double)
 //   y_kj   = fl_T(fl_A(fl_A(x_kj * rstd_k) * w_j))           (without a weight: fl_T(fl_A(x_kj * rstd_k)))
 // 16-bit elements are widened exactly to float first; fl_T of a float is IEEE round to nearest even. These are the
-// bits of detred.torch.rms_norm on the CPU (tests/python/test_torch.py compares them).
+// bits of detred.torch.rms_norm on the CPU (tests/python/test_torch.py compares them), except that a NaN output's
+// payload is not specified (the GPU's arithmetic gives its canonical NaN; the CPU's keeps an operand's).
 //
 // x is row-major with leading dimension >= cols; weight holds cols elements or none; y holds rows x cols outputs
 // packed row after row and must not overlap x; rstd holds rows. A bad argument throws detred::error naming it;

@@ -31,16 +31,12 @@ using detail::check;
 template <class T>
 using accumulation_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
-/// The exact accumulation-type value of an element (16-bit floats widened exactly, as order::widen does).
+/// The exact accumulation-type value of a stored element: order::widen, as every kernel widens 16-bit floats.
 template <class T>
 __device__ __forceinline__ accumulation_t<T> widened(T v) {
-  if constexpr (std::is_same_v<T, bfloat16>) {
-    return __uint_as_float(static_cast<std::uint32_t>(static_cast<std::uint16_t>(v)) << 16);
-  } else if constexpr (std::is_same_v<T, float16>) {
-    return __half2float(__ushort_as_half(static_cast<std::uint16_t>(v)));
-  } else {
-    return v;
-  }
+  order::raw_t<T> raw;
+  memcpy(&raw, &v, sizeof raw);
+  return order::widen<accumulation_t<T>, T>(raw);
 }
 
 /// fl_T of an accumulation-type value: IEEE round to nearest even for the 16-bit floats.
@@ -55,23 +51,17 @@ __device__ __forceinline__ T narrowed(accumulation_t<T> v) {
   }
 }
 
-constexpr unsigned row_block = 256;
+/// The header's rstd of a row from its sum of squares: fl_A(1 / sqrt(double(fl_A(fl_A(double(sum) / double(count))
+/// + eps)))), count = fl_A(cols). The only statement of it in the kernels.
+template <class A>
+__device__ __forceinline__ A rstd_of(A sum, A count, A eps) {
+  const A v = static_cast<A>(static_cast<A>(static_cast<double>(sum) / static_cast<double>(count)) + eps);
+  return static_cast<A>(1.0 / sqrt(static_cast<double>(v)));
+}
 
 /// Elements a thread moves with one 16-byte access.
 template <class T>
 inline constexpr unsigned vector_elements = 16 / sizeof(T);
-
-/// The row's rstd from its sum of squares (the definition's v and rstd), in every thread of the block; thread 0 then
-/// stores it over the sum, which every thread has read by then.
-template <class A>
-__device__ __forceinline__ A row_rstd(A* rstd, std::uint64_t k, A count, A eps) {
-  const A s = rstd[k];
-  __syncthreads();
-  const A v = static_cast<A>(static_cast<A>(static_cast<double>(s) / static_cast<double>(count)) + eps);
-  const A r = static_cast<A>(1.0 / sqrt(static_cast<double>(v)));
-  if (threadIdx.x == 0) rstd[k] = r;
-  return r;
-}
 
 /// One element's output: fl_T(fl_A(fl_A(x * r) * w)), or fl_T(fl_A(x * r)) without a weight.
 template <class T>
@@ -80,7 +70,7 @@ __device__ __forceinline__ T scaled(T e, accumulation_t<T> r, const T* weight, s
   return narrowed<T>(weight != nullptr ? p * widened(weight[j]) : p);
 }
 
-/// A 16-byte vector of elements j .. j + V - 1 of a row, scaled; the weight read as a vector too.
+/// A 16-byte vector of elements j .. j + V - 1 of a row, each scaled as scaled() does; the weight read as a vector.
 template <class T>
 __device__ __forceinline__ uint4 scaled_vector(uint4 e, accumulation_t<T> r, const T* weight, std::uint64_t j) {
   constexpr unsigned V = vector_elements<T>;
@@ -102,45 +92,50 @@ __device__ __forceinline__ uint4 scaled_vector(uint4 e, accumulation_t<T> r, con
   return o;
 }
 
-/// A block per row (grid-stride over rows): rstd_k from the row's sum of squares, then y_k. When every row of x and
-/// y and the weight lie on 16-byte boundaries and cols is a multiple of the vector, threads move 16 bytes a step and
-/// load their first prefetch_vectors vectors of the row before the rstd is known (its load, the block's barrier and
-/// the double-precision steps are then behind the row's loads, not in front of them); otherwise an element a step.
+/// The normalized row out = y_k from in = x_k and its rstd r, by `threads` threads of which this is thread t. With
+/// `vectors` (in, out and the weight on 16-byte boundaries, cols a multiple of the vector) a thread moves 16 bytes a
+/// step, four steps' loads in flight; otherwise an element a step.
+template <class T>
+__device__ __forceinline__ void write_row(const T* in, T* out, std::uint64_t cols, accumulation_t<T> r, const T* weight,
+                                          bool vectors, unsigned t, unsigned threads) {
+  constexpr unsigned V = vector_elements<T>;
+  constexpr unsigned unroll = 4;
+  if (vectors) {
+    const std::uint64_t step = std::uint64_t{threads} * V;
+    std::uint64_t j = std::uint64_t{t} * V;
+    for (; j + (unroll - 1) * step < cols; j += unroll * step) {
+      uint4 e[unroll];
+#pragma unroll
+      for (unsigned u = 0; u < unroll; ++u) e[u] = *reinterpret_cast<const uint4*>(in + j + u * step);
+#pragma unroll
+      for (unsigned u = 0; u < unroll; ++u) {
+        *reinterpret_cast<uint4*>(out + j + u * step) = scaled_vector<T>(e[u], r, weight, j + u * step);
+      }
+    }
+    for (; j < cols; j += step) {
+      *reinterpret_cast<uint4*>(out + j) = scaled_vector<T>(*reinterpret_cast<const uint4*>(in + j), r, weight, j);
+    }
+  } else {
+    for (std::uint64_t j = t; j < cols; j += threads) out[j] = scaled(in[j], r, weight, j);
+  }
+}
+
+constexpr unsigned row_block = 256;
+
+/// Rows too long for the row pass: a block per row (grid-stride over rows) turns the row's sum of squares, which the
+/// batched sums left in rstd[k], into rstd_k (every thread reads the sum before thread 0 replaces it), then writes y_k.
 template <class T>
 __global__ void __launch_bounds__(row_block)
     normalize_rows(const T* __restrict__ x, std::uint64_t ld, std::uint64_t rows, std::uint64_t cols,
-                   const T* __restrict__ weight, accumulation_t<T> eps, accumulation_t<T>* rstd, T* __restrict__ y) {
+                   const T* __restrict__ weight, accumulation_t<T> eps, bool vectors, accumulation_t<T>* rstd,
+                   T* __restrict__ y) {
   using A = accumulation_t<T>;
-  constexpr unsigned V = vector_elements<T>;
-  constexpr unsigned prefetch_vectors = 4;
-  constexpr std::uint64_t step = std::uint64_t{row_block} * V;
-  const A count = static_cast<A>(cols);
-  const bool vectors = cols % V == 0 && ld % V == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
-                       reinterpret_cast<std::uintptr_t>(y) % 16 == 0 &&
-                       reinterpret_cast<std::uintptr_t>(weight) % 16 == 0;
   for (std::uint64_t k = blockIdx.x; k < rows; k += gridDim.x) {
-    const T* in = x + k * ld;
-    T* out = y + k * cols;
-    if (vectors) {
-      const std::uint64_t first = std::uint64_t{threadIdx.x} * V;
-      uint4 e[prefetch_vectors];
-#pragma unroll
-      for (unsigned u = 0; u < prefetch_vectors; ++u) {
-        if (first + u * step < cols) e[u] = *reinterpret_cast<const uint4*>(in + first + u * step);
-      }
-      const A r = row_rstd(rstd, k, count, eps);
-#pragma unroll
-      for (unsigned u = 0; u < prefetch_vectors; ++u) {
-        const std::uint64_t j = first + u * step;
-        if (j < cols) *reinterpret_cast<uint4*>(out + j) = scaled_vector<T>(e[u], r, weight, j);
-      }
-      for (std::uint64_t j = first + prefetch_vectors * step; j < cols; j += step) {
-        *reinterpret_cast<uint4*>(out + j) = scaled_vector<T>(*reinterpret_cast<const uint4*>(in + j), r, weight, j);
-      }
-    } else {
-      const A r = row_rstd(rstd, k, count, eps);
-      for (std::uint64_t j = threadIdx.x; j < cols; j += row_block) out[j] = scaled(in[j], r, weight, j);
-    }
+    const A sum = rstd[k];
+    __syncthreads();
+    const A r = rstd_of(sum, static_cast<A>(cols), eps);
+    if (threadIdx.x == 0) rstd[k] = r;
+    write_row(x + k * ld, y + k * cols, cols, r, weight, vectors, threadIdx.x, row_block);
   }
 }
 
@@ -156,36 +151,12 @@ struct rms_norm_finish {
   A eps;
   A* rstd;
   T* y;
-  bool vectors;  ///< every row of x and y and the weight on 16-byte boundaries, cols a multiple of the vector
+  bool vectors;
 
   __device__ void operator()(std::uint64_t k, A sum, unsigned lane) const {
-    constexpr unsigned V = vector_elements<T>;
-    constexpr unsigned unroll = 4;
-    const A s = __shfl_sync(detail::full_mask, sum, 0);
-    const A v =
-        static_cast<A>(static_cast<A>(static_cast<double>(s) / static_cast<double>(static_cast<A>(cols))) + eps);
-    const A r = static_cast<A>(1.0 / sqrt(static_cast<double>(v)));
+    const A r = rstd_of(__shfl_sync(detail::full_mask, sum, 0), static_cast<A>(cols), eps);
     if (lane == 0) rstd[k] = r;
-    const T* in = x + k * ld;
-    T* out = y + k * cols;
-    if (vectors) {
-      constexpr std::uint64_t step = std::uint64_t{detail::warp_size} * V;
-      std::uint64_t j = std::uint64_t{lane} * V;
-      for (; j + (unroll - 1) * step < cols; j += unroll * step) {  // unroll vectors in flight a lane
-        uint4 e[unroll];
-#pragma unroll
-        for (unsigned u = 0; u < unroll; ++u) e[u] = *reinterpret_cast<const uint4*>(in + j + u * step);
-#pragma unroll
-        for (unsigned u = 0; u < unroll; ++u) {
-          *reinterpret_cast<uint4*>(out + j + u * step) = scaled_vector<T>(e[u], r, weight, j + u * step);
-        }
-      }
-      for (; j < cols; j += step) {
-        *reinterpret_cast<uint4*>(out + j) = scaled_vector<T>(*reinterpret_cast<const uint4*>(in + j), r, weight, j);
-      }
-    } else {
-      for (std::uint64_t j = lane; j < cols; j += detail::warp_size) out[j] = scaled(in[j], r, weight, j);
-    }
+    write_row(x + k * ld, y + k * cols, cols, r, weight, vectors, lane, detail::warp_size);
   }
 };
 
@@ -211,6 +182,7 @@ void rms_norm_rows_on(matrix_view<T> x, std::span<const T> weight, double eps, s
   detail::call_workspace held(opt);
   workspace& ws = held.get();
   detail::workspace_access::of(ws).check_current_device();
+  // Every row of x and y and the weight on 16-byte boundaries, cols a multiple of the vector: write_row's fast path.
   const bool vectors = x.cols % vector_elements<T> == 0 && x.leading_dimension % vector_elements<T> == 0 &&
                        reinterpret_cast<std::uintptr_t>(x.data) % 16 == 0 &&
                        reinterpret_cast<std::uintptr_t>(y.data()) % 16 == 0 &&
@@ -238,7 +210,7 @@ void rms_norm_rows_on(matrix_view<T> x, std::span<const T> weight, double eps, s
     const std::uint64_t grid = detail::resident_blocks(normalize_rows<T>, row_block) * 4;
     normalize_rows<T><<<static_cast<unsigned>(x.rows < grid ? x.rows : grid), row_block, 0, opt.stream>>>(
         x.data, x.leading_dimension, x.rows, x.cols, weight.empty() ? nullptr : weight.data(), static_cast<A>(eps),
-        rstd.data(), y.data());
+        vectors, rstd.data(), y.data());
     check(cudaGetLastError(), "rms_norm rows launch");
   };
   if (opt.mode == mode::compensated) {

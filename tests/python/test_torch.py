@@ -533,7 +533,7 @@ def test_gpu_rms_norm_rows_give_the_cpus_bits(dtype):
     for k, (rows, cols) in enumerate(shapes):
         x = unit_data((rows, cols), dtype, 90 + k) * 3
         flat = x.view(-1)
-        flat[:: max(1, flat.numel() // 5)] *= 2.0**-130 if dtype != torch.float16 else 2.0**-20  # subnormal scales
+        flat[:: max(1, flat.numel() // 5)] *= 2.0**-130 if dtype != torch.float16 else 2.0**-20  # subnormal in 32 and 16 bits
         if rows > 1:
             x[1, 0], x[rows - 1, cols - 1] = float("nan"), float("inf")
         x[0, 0] = -0.0

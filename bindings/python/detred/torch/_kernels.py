@@ -421,17 +421,18 @@ def _rsqrt(v):
 def rms_norm_forward(x, weight, eps):
     """y = x * (1 / sqrt(mean(x^2) + eps)) * weight over the last dim; mean(x^2) = detred's dot of the row with
     itself divided by the row length. Returns y and 1 / sqrt(mean(x^2) + eps) per row (accumulation dtype). CUDA
-    tensors take detred::cuda::rms_norm_rows (two kernels, the same roundings: detred/cuda_norm_rows.hpp)."""
+    tensors take detred::cuda::rms_norm_rows (one kernel for rows of up to 2^17 elements, the same roundings:
+    detred/cuda_norm_rows.hpp)."""
     cols = x.shape[-1] if x.dim() else 1
     if x.is_cuda and x.numel() and (weight is None or (weight.is_cuda and weight.dtype == x.dtype
                                                         and weight.numel() == cols and weight.dim() == 1)):
-        return cuda_rms_norm_rows(x, weight, eps)
+        return cuda_rms_norm_rows(x, weight, eps, cols)
     return rms_norm_by_passes(x, weight, eps)
 
 
-def cuda_rms_norm_rows(x, weight, eps):
-    """rms_norm_forward of a CUDA tensor through the module's short path, on torch's current stream."""
-    cols = x.shape[-1] if x.dim() else 1
+def cuda_rms_norm_rows(x, weight, eps, cols):
+    """rms_norm_forward of a non-empty CUDA tensor (cols: its last dim's size) through the module's short path, on
+    torch's current stream."""
     values = x.detach().contiguous()
     w = None if weight is None else weight.detach().contiguous()
     y = torch.empty_like(values)
