@@ -7,16 +7,25 @@
 
 namespace detred::cpu {
 
+/// The cache a prefetch fills: the first level, for data the next few hundred instructions load, or the second
+/// (prefetcht2), for data further ahead that would only crowd the first level's 48 KiB meanwhile.
+enum class cache_level { first, second };
+
 /// Asks for the bytes [start, start + bytes) into the cache, a cache line at a time, ahead of the loads that read
 /// them. A hint only: it never faults, so the range may run past the end of an array (its address is formed as an
 /// integer). On x86 an instruction of its own: GCC 12 at -O2 drops __builtin_prefetch from loops of them. static:
 /// every translation unit keeps its own copy, so the per-instruction-set kernels share no symbol through it.
+template <cache_level level = cache_level::first>
 static inline void prefetch_bytes(std::uintptr_t start, std::uint64_t bytes) {
   for (std::uint64_t line = 0; line < bytes; line += 64) {
 #if defined(__x86_64__)
-    asm volatile("prefetcht0 (%0)" : : "r"(start + line));
+    if constexpr (level == cache_level::first) {
+      asm volatile("prefetcht0 (%0)" : : "r"(start + line));
+    } else {
+      asm volatile("prefetcht2 (%0)" : : "r"(start + line));
+    }
 #else
-    __builtin_prefetch(reinterpret_cast<const void*>(start + line));
+    __builtin_prefetch(reinterpret_cast<const void*>(start + line), 0, level == cache_level::first ? 3 : 1);
 #endif
   }
 }
