@@ -2,7 +2,9 @@
 // detred::cuda::rms_norm_rows (detred/cuda_norm_rows.hpp): each row's sum of squares by the batched kernels' row
 // pass (row_pass.cuh: row k's bits are detred::sumsq of row k alone), whose finisher turns it into the row's rstd and
 // writes the normalized row while the row is in cache. Rows too long for that pass: the batched sums into the rstd
-// buffer, then an element-wise kernel, a block per row. Every operation is rounded on its own: nvcc runs with
+// buffer, then an element-wise kernel, a block per row. detred::cuda::sum_rows: the same row pass with detred::sum,
+// whose finisher rounds each row's sum to the element type; other rows and exact mode: the batched sums, then the
+// rounding as a kernel of its own. Every operation is rounded on its own: nvcc runs with
 // -fmad=false, and the double-precision division and square root are IEEE's.
 #include <cstdint>
 #include <span>
@@ -221,6 +223,79 @@ void rms_norm_rows_on(matrix_view<T> x, std::span<const T> weight, double eps, s
   if (wait) check(cudaStreamSynchronize(opt.stream), "cudaStreamSynchronize (rms_norm rows)");
 }
 
+/// uniform_rows' finisher for sum_rows: row k's sum rounded to the element type.
+template <class T>
+struct narrowed_sums {
+  T* sums;
+  __device__ void operator()(std::uint64_t k, accumulation_t<T> sum, unsigned lane) const {
+    if (lane == 0) sums[k] = narrowed<T>(sum);
+  }
+};
+
+template <class T>
+__global__ void narrow_all(const accumulation_t<T>* __restrict__ in, std::uint64_t count, T* __restrict__ out) {
+  for (std::uint64_t k = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < count;
+       k += std::uint64_t{gridDim.x} * blockDim.x) {
+    out[k] = narrowed<T>(in[k]);
+  }
+}
+
+template <class T>
+void sum_rows_on(matrix_view<T> x, std::span<T> sums, const options& opt, bool wait) {
+  using A = accumulation_t<T>;
+  const char* what = "cuda::sum_rows";
+  if (x.layout != layout::row_major) {
+    throw error(std::string("detred::") + what + ": the matrix must be row-major (its rows are summed)");
+  }
+  lines_of(x, 1, sums.size(), what);
+  if (x.rows == 0) return;
+  detail::call_workspace held(opt);
+  workspace& ws = held.get();
+  auto& state = detail::workspace_access::of(ws);
+  state.check_current_device();
+  // Rows of 1 to batch_warps work items, tree or compensated: one kernel, uniform_rows with narrowed_sums.
+  bool fused = false;
+  const auto run = [&]<class Policy>() {
+    using Op = order::sum_op<T, Policy>;
+    const std::uint64_t items = detail::row_items<Op>(x.cols);
+    if (items < 1 || items > detail::batch_warps) return;
+    const std::uint64_t per_block = detail::batch_warps / items;
+    const auto kernel = detail::uniform_rows<Op, narrowed_sums<T>>;
+    const std::uint64_t needed = (x.rows + per_block - 1) / per_block;
+    const std::uint64_t grid = detail::resident_blocks(kernel, detail::batch_block);
+    kernel<<<static_cast<unsigned>(needed < grid ? needed : grid), detail::batch_block, 0, opt.stream>>>(
+        order::operands<Op>{{x.data}, 0}, x.leading_dimension, x.cols, x.rows, static_cast<unsigned>(items),
+        narrowed_sums<T>{sums.data()});
+    check(cudaGetLastError(), "sum rows launch");
+    fused = true;
+  };
+  if (opt.mode == mode::compensated) {
+    run.template operator()<order::compensated_sums>();
+  } else if (opt.mode == mode::tree) {
+    run.template operator()<order::plain_sums>();
+  }
+  if (!fused) {
+    // The batched sums (every mode, any row length) in A, then rounded; in place where A is T. The rounding's input
+    // lives in the workspace's buffer of unrounded results (the batched call takes the partials and, in exact mode,
+    // the staging buffer), which only this stream's calls use, in stream order. The held workspace is passed on:
+    // the call must not wait for the lock this call holds.
+    const options on_held{.mode = opt.mode, .stream = opt.stream, .workspace = &ws};
+    if constexpr (std::is_same_v<A, T>) {
+      sum_async(x, 1, sums, on_held);
+    } else {
+      state.reserve_unrounded(x.rows * sizeof(A), opt.stream);
+      const std::span<A> wide{static_cast<A*>(state.unrounded), x.rows};
+      sum_async(x, 1, wide, on_held);
+      const unsigned block = 256;
+      const std::uint64_t grid = (x.rows + block - 1) / block;
+      narrow_all<T><<<static_cast<unsigned>(grid < 4096 ? grid : 4096), block, 0, opt.stream>>>(wide.data(), x.rows,
+                                                                                                sums.data());
+      check(cudaGetLastError(), "sum rows rounding launch");
+    }
+  }
+  if (wait) check(cudaStreamSynchronize(opt.stream), "cudaStreamSynchronize (sum rows)");
+}
+
 }  // namespace
 
 #define DETRED_CUDA_RMS_NORM_ROWS(T, A)                                                                                \
@@ -231,7 +306,9 @@ void rms_norm_rows_on(matrix_view<T> x, std::span<const T> weight, double eps, s
   void rms_norm_rows(matrix_view<T> x, std::span<const T> weight, double eps, std::span<T> y, std::span<A> rstd,       \
                      const options& opt) {                                                                             \
     rms_norm_rows_on(x, weight, eps, y, rstd, opt, true);                                                              \
-  }
+  }                                                                                                                    \
+  void sum_rows_async(matrix_view<T> x, std::span<T> sums, const options& opt) { sum_rows_on(x, sums, opt, false); }   \
+  void sum_rows(matrix_view<T> x, std::span<T> sums, const options& opt) { sum_rows_on(x, sums, opt, true); }
 DETRED_CUDA_NORM_ROW_TYPES(DETRED_CUDA_RMS_NORM_ROWS)
 #undef DETRED_CUDA_RMS_NORM_ROWS
 

@@ -139,7 +139,9 @@ DETRED_EACH_SCAN_TYPE(DETRED_CUDA_SCANS)
   }                                                                                                                  \
   void rms_norm_rows(matrix_view<T>, std::span<const T>, double, std::span<T>, std::span<A>, const options&) {       \
     no_cuda();                                                                                                       \
-  }
+  }                                                                                                                  \
+  void sum_rows_async(matrix_view<T>, std::span<T>, const options&) { no_cuda(); }                                   \
+  void sum_rows(matrix_view<T>, std::span<T>, const options&) { no_cuda(); }
 DETRED_CUDA_NORM_ROW_TYPES(DETRED_CUDA_RMS_NORM_ROWS)
 #undef DETRED_CUDA_RMS_NORM_ROWS
 #define DETRED_CUDA_AXIS_SCANS(T)                                                     \

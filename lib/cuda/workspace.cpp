@@ -61,6 +61,7 @@ workspace::state::~state() {
   free_device(partials);
   free_device(result);
   free_device(staging);
+  free_device(unrounded);
   free_device(scan);
   free_device(exact);
   free_device(pending);
@@ -91,6 +92,12 @@ void workspace::state::reserve_partials(std::size_t bytes, cudaStream_t stream) 
 void workspace::state::reserve_staging(std::size_t bytes, cudaStream_t stream) {
   if (bytes > staging_bytes) {
     grow(staging, staging_bytes, bytes, stream, allocations, "cudaMallocAsync (staging buffer for sum_host)");
+  }
+}
+
+void workspace::state::reserve_unrounded(std::size_t bytes, cudaStream_t stream) {
+  if (bytes > unrounded_bytes) {
+    grow(unrounded, unrounded_bytes, bytes, stream, allocations, "cudaMallocAsync (unrounded results)");
   }
 }
 

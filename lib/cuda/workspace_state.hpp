@@ -24,7 +24,11 @@ struct workspace::state {
   void* result = nullptr;       ///< device slot for the synchronous calls (slot_bytes)
   void* host_result = nullptr;  ///< pinned host slot the device result is copied to
   void* exact = nullptr;        ///< exact mode's accumulator (exact_enqueue.hpp): zero between calls
-  void* staging = nullptr;      ///< the synchronous calls' copy of host inputs
+  void* staging = nullptr;      ///< the synchronous calls' copy of host inputs; exact batches' widened 16-bit inputs
+  /// Results in the accumulation type that a call rounds to a narrower type in a kernel of its own (sum_rows of
+  /// 16-bit floats: the batched float sums); apart from staging and partials, which the batched calls it makes use.
+  void* unrounded = nullptr;
+  std::size_t unrounded_bytes = 0;
   /// The errors the _async calls recorded for synchronize (pending_errors.hpp); reset when allocated.
   detail::pending_errors* pending = nullptr;
   std::size_t staging_bytes = 0;
@@ -48,6 +52,7 @@ struct workspace::state {
   /// waits for the device.
   void reserve_partials(std::size_t bytes, cudaStream_t stream);
   void reserve_staging(std::size_t bytes, cudaStream_t stream);
+  void reserve_unrounded(std::size_t bytes, cudaStream_t stream);
   /// reserve_partials for the scan buffer; a new buffer is zeroed in stream order.
   void reserve_scan(std::size_t bytes, cudaStream_t stream);
   /// Throws detred::error unless the current device is this workspace's device.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// detred::cuda::rms_norm_rows against its definition (detred/cuda_norm_rows.hpp) computed on the host: each row's
-// detred::sumsq on the CPU, then the stated roundings one operation at a time. Bit for bit, over rows on both sides
-// of the kernel's 16-byte path (aligned rows, cols a multiple of the vector) and its element path (odd cols, a
-// misaligned start, padded rows), rows of one leaf and of many, more rows than the grid, special values, both modes;
-// rows short enough for the one-kernel path (the row pass's finisher) and longer ones (two kernels).
+// detred::cuda::rms_norm_rows and sum_rows against their definitions (detred/cuda_norm_rows.hpp) computed on the
+// host: each row's detred::sumsq (detred::sum) on the CPU, then the stated roundings one operation at a time. Bit for
+// bit, over rows on both sides of the kernel's 16-byte path (aligned rows, cols a multiple of the vector) and its
+// element path (odd cols, a misaligned start, padded rows), rows of one leaf and of many, more rows than the grid,
+// special values, both modes; rows short enough for the one-kernel path (the row pass's finisher) and longer ones (two
+// kernels).
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -135,6 +136,43 @@ TYPED_TEST(GpuNormRows, RmsNormRowsFollowTheirDefinitionBitForBit) {
   }
 }
 
+TYPED_TEST(GpuNormRows, SumRowsAreEachRowsSumRoundedOnce) {
+  using T = TypeParam;
+  using A = accumulation<T>;
+  // One-kernel rows (up to 2^17 floats), longer rows and exact mode (the batched sums, then the rounding), empty
+  // rows, misaligned and padded rows, more rows than the grid.
+  const std::vector<shape> shapes = {
+      {3, 8, 8, 0},     {5, 1, 1, 0},           {2, 7, 9, 1},           {4, 4096, 4096, 0}, {3, 4097, 4104, 1},
+      {70000, 8, 8, 0}, {2, 140000, 140000, 0}, {2, 140001, 140003, 1}, {0, 16, 16, 0},     {3, 0, 0, 0}};
+  std::mt19937_64 rng(77);
+  std::normal_distribution<double> normal(0.0, 3.0);
+  for (const shape& s : shapes) {
+    const std::uint64_t extent = s.offset + (s.rows == 0 ? 0 : (s.rows - 1) * s.ld + s.cols);
+    std::vector<T> x(extent + 1);
+    for (T& e : x) e = narrow<T>(static_cast<A>(normal(rng)));
+    if (s.rows > 2 && s.cols > 0) {
+      x[s.offset + s.ld] = narrow<T>(std::numeric_limits<A>::quiet_NaN());  // row 1 is NaN
+      // Row 2 sums past the 16-bit float's range (float16: 65504), so that its rounding overflows to infinity.
+      for (std::uint64_t j = 0; j < s.cols; ++j) x[s.offset + 2 * s.ld + j] = narrow<T>(static_cast<A>(40000.0));
+    }
+    device_array<T> dx(x.size()), dy(s.rows + 1);
+    ASSERT_TRUE(dx.ok() && dy.ok());
+    DETRED_CUDA_OK(cudaMemcpy(dx.data(), x.data(), x.size() * sizeof(T), cudaMemcpyHostToDevice));
+    for (const mode m : {mode::tree, mode::compensated, mode::exact}) {
+      const matrix_view<T> view{dx.data() + s.offset, s.rows, s.cols, s.ld};
+      cuda::sum_rows(view, std::span<T>(dy.data(), s.rows), {.mode = m});
+      std::vector<T> y(s.rows);
+      if (s.rows > 0) DETRED_CUDA_OK(cudaMemcpy(y.data(), dy.data(), y.size() * sizeof(T), cudaMemcpyDeviceToHost));
+      for (std::uint64_t k = 0; k < s.rows; ++k) {
+        const std::span<const T> row(x.data() + s.offset + k * s.ld, s.cols);
+        const T want = narrow<T>(reduce<operation::sum>(row, {.mode = m, .threads = 1}));
+        ASSERT_TRUE(same(y[k], want)) << s.rows << " x " << s.cols << " ld " << s.ld << " offset " << s.offset
+                                      << " row " << k << " mode " << static_cast<int>(m);
+      }
+    }
+  }
+}
+
 TYPED_TEST(GpuNormRows, BadArgumentsAreRefusedByName) {
   using T = TypeParam;
   using A = accumulation<T>;
@@ -162,6 +200,9 @@ TYPED_TEST(GpuNormRows, BadArgumentsAreRefusedByName) {
       },
       "row-major");
   refused([&] { cuda::rms_norm_rows(x, {}, 1e-6, y, rstd, {.mode = mode::exact}); }, "mode::exact");
+  refused([&] { cuda::sum_rows(x, y.first(7)); }, "results span holds 7");
+  refused([&] { cuda::sum_rows(matrix_view<T>{dx.data(), 8, 8, 7}, y.first(8)); }, "leading dimension");
+  refused([&] { cuda::sum_rows(matrix_view<T>{dx.data(), 8, 8, 8, layout::column_major}, y.first(8)); }, "row-major");
 }
 
 }  // namespace

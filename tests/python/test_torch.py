@@ -494,6 +494,7 @@ def test_gpu_sums_over_the_last_dim_give_the_cpus_bits_on_every_route(dtype):
     # current stream); with a gradient, under torch.compile or strided it takes the operator's route. All agree.
     x = data((3, 67, 2049), dtype, 80)
     x[0, 0, 5], x[1, 2, 7], x[2, 3, 0] = float("nan"), float("inf"), -0.0
+    x[2, 5] = 1000.0  # a row whose sum rounds past float16's range, to infinity
     cpu_sums, cpu_means = dt.sum(x, -1), dt.mean(x, -1)
     g = x.cuda()
     side = torch.cuda.Stream()

@@ -51,7 +51,7 @@ def main():
     m32 = m16.float()
     x = torch.randn(4096, 8192, device="cuda", generator=g).bfloat16()
     w = torch.randn(8192, device="cuda", generator=g).bfloat16()
-    sums = torch.empty(4096, device="cuda")
+    sums = torch.empty(4096, device="cuda", dtype=torch.bfloat16)
     stream = _kernels._cuda_stream_handle(0)
     rows = [
         ("dt.rms_norm, (4096, 8192) bfloat16", lambda: dt.rms_norm(x, w)),
@@ -63,7 +63,7 @@ def main():
         ("of which: torch.empty(4096)", lambda: torch.empty(4096, device="cuda")),
         ("of which: _detred._cuda_row_sums",
          lambda: _detred._cuda_row_sums(m16.data_ptr(), 4096, 4096, "bfloat16", sums.data_ptr(), 0, stream)),
-        ("of which: the float32 sums' .to(torch.bfloat16)", lambda: sums.to(torch.bfloat16)),
+        ("for scale: a float32 tensor's .to(torch.bfloat16)", lambda: m32[0].to(torch.bfloat16)),
     ]
     print(f"PyTorch {torch.__version__}, {torch.cuda.get_device_name()}")
     print("| call | host us | GPU us a call, back to back |")
