@@ -436,16 +436,19 @@ def rms_norm_forward(x, weight, eps):
 
 def cuda_rms_norm_rows(x, weight, eps, cols):
     """rms_norm_forward of a non-empty CUDA tensor (cols: its last dim's size) through the module's short path, on
-    torch's current stream."""
-    values = x.detach().contiguous()
-    w = None if weight is None else weight.detach().contiguous()
+    torch's current stream. Called outside autograd's recording (directly, or from the autograd Function's forward),
+    so the tensors need no detach; y is allocated in x's shape. Each attribute read and allocation is a few hundred
+    nanoseconds of a call whose GPU time is tens of microseconds."""
+    values = x.contiguous()
+    w = None if weight is None else weight.contiguous()
+    rows = values.numel() // cols
     y = torch.empty_like(values)
-    rstd = torch.empty(values.numel() // cols, dtype=accumulation_dtype(x.dtype), device=x.device)
+    rstd = torch.empty(rows, dtype=accumulation_dtype(x.dtype), device=x.device)
     device = values.get_device()
-    _detred._cuda_rms_norm_rows(values.data_ptr(), rstd.numel(), cols, _ROW_SUM_DTYPES[x.dtype],
+    _detred._cuda_rms_norm_rows(values.data_ptr(), rows, cols, _ROW_SUM_DTYPES[x.dtype],
                                 0 if w is None else w.data_ptr(), float(eps), y.data_ptr(), rstd.data_ptr(), device,
                                 _cuda_stream_handle(device))
-    return y.reshape(x.shape), rstd
+    return y, rstd
 
 
 def rms_norm_by_passes(x, weight, eps):
