@@ -30,7 +30,10 @@ def _cpu_model():
 
 
 def _commit():
-    """git describe of the checkout this file is in; "unknown" outside one."""
+    """git describe of the checkout this file is in; "unknown" outside one. DETRED_RECORD_COMMIT, when set, names it
+    instead: for a copy of the tree run elsewhere (a GPU machine) whose git metadata, if any, is not the tree's."""
+    if os.environ.get("DETRED_RECORD_COMMIT"):
+        return os.environ["DETRED_RECORD_COMMIT"]
     try:
         return subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=12"],
                               cwd=pathlib.Path(__file__).resolve().parent, capture_output=True, text=True,
