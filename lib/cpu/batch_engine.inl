@@ -38,7 +38,8 @@ std::uint64_t lines(order::operands<Op> x, const line_set& set, std::uint64_t fi
         // Inlined here rather than through leaf(): most of what a batch of short lines runs.
         if (n <= shape.lanes) return short_leaf<Op, shape>(line, n);
       }
-      return n <= L ? leaf<Op, shape>(line, n) : subtree<Op, shape>(line, n);
+      return n <= L ? leaf<Op, shape>(line, n)
+                    : subtree<Op, shape>(line, n, n * sizeof(typename Op::input) * Op::arity >= streaming_bytes);
     };
     results[k] = order::finish<Op>(root(), n);
   }

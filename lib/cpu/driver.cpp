@@ -38,11 +38,12 @@ order::node_of<Op> parallel_root(const order::operands<Op>& x, std::uint64_t n, 
   using N = order::node_of<Op>;
   const std::uint64_t m = order::leaf_count<V>(n);
   const std::uint64_t bytes = n * sizeof(typename Op::input) * Op::arity;
-  if (m <= 1 || bytes < threshold) return subtree(x, n);
+  const bool streaming = bytes >= streaming_bytes;
+  if (m <= 1 || bytes < threshold) return subtree(x, n, streaming);
   const bool by_default = requested <= 0;
   const std::int64_t entered = by_default ? now_ns() : 0;
   const int threads = by_default ? default_team_policy().team(omp_get_max_threads(), bytes, entered) : requested;
-  if (threads <= 1) return subtree(x, n);
+  if (threads <= 1) return subtree(x, n, streaming);
 
   std::uint64_t block_leaves = 1;
   while ((m + block_leaves - 1) / block_leaves > max_blocks) block_leaves *= 2;
@@ -65,7 +66,7 @@ order::node_of<Op> parallel_root(const order::operands<Op>& x, std::uint64_t n, 
     for (std::uint64_t b = first; b < last; ++b) {
       const std::uint64_t start = b * block_elements;
       const std::uint64_t count = n - start < block_elements ? n - start : block_elements;
-      roots[b] = subtree(x.advanced(start), count);
+      roots[b] = subtree(x.advanced(start), count, streaming);
     }
     if (by_default && last > first) {
       const std::uint64_t mine = std::min(n, last * block_elements) - first * block_elements;

@@ -15,10 +15,16 @@ namespace detred::cpu {
 /// added here (lib/api/operators.hpp names the list every backend shares).
 using cpu_ops = all_operators;
 
+/// Operand bytes of a call from which the leaf loops that prefetch also ask for the leaf three ahead into the
+/// second-level cache (lane_engine.inl): half of a 2 MiB one. Smaller calls are mostly in cache already, where the
+/// requests only cost instructions (min at 2^14 doubles on one thread: 59 GB/s with them, 69 without).
+inline constexpr std::uint64_t streaming_bytes = std::uint64_t{1} << 20;
+
 /// The root node of the left-perfect leaf tree over x[0..n): the canonical value of the subtree whose leaves hold
-/// x[0..n). x must start on a leaf boundary of the whole array; n may end mid-leaf.
+/// x[0..n). x must start on a leaf boundary of the whole array; n may end mid-leaf. streaming: the subtree is part of
+/// a call of at least streaming_bytes (how far its loops prefetch; the result does not depend on it).
 template <class Op>
-using subtree_fn = order::node_of<Op> (*)(order::operands<Op> x, std::uint64_t n);
+using subtree_fn = order::node_of<Op> (*)(order::operands<Op> x, std::uint64_t n, bool streaming);
 
 /// results[k] = Op over line k of `lines`, each line in its own canonical order, for k in [first, last); lines
 /// longer than `longest` are skipped (the driver gives them every thread). Returns how many were skipped.

@@ -335,8 +335,9 @@ inline order::node_of<Op> short_leaf(const order::operands<Op>& x, std::uint64_t
 }
 
 /// The node of one leaf x[0..count), count <= L, of the leaf shape `shape` (the canonical one in the library).
+/// streaming: the leaf is part of a call of at least streaming_bytes (kernel_table.hpp: the prefetches it makes).
 template <class Op, order::leaf_shape shape = order::shape_of<typename Op::value>>
-inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count) {
+inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count, bool streaming = false) {
   using T = typename Op::value;
   using VS = typename Op::template state_of<vec<T>>;
   constexpr std::uint64_t W = shape.lanes;
@@ -362,10 +363,11 @@ inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count
     // the selections (min, max, argmin, argmax), whose lanes' key arithmetic takes four instructions a vector: on
     // an Intel Xeon host (2 threads, 2^27 doubles) min and max went from 0.72-0.79x to 0.94-1.02x the fast-math
     // OpenMP loop, on an AMD EPYC host from 0.87-0.92x to 0.99-1.00x; tree sums asking too gained nothing there.
-    // They also ask for the leaf three ahead into the second-level cache: on an Intel Xeon host (Emerald Rapids,
-    // 2 threads, 2^27 elements) compensated sums went from 0.77-0.83x to 0.94-0.98x the fastest loop, stats from
-    // 0.85 to 0.94-1.03x and min/max from 0.90-0.95 to 1.00-1.13x the fast-math OpenMP loops (a farther first-level
-    // prefetch alone, two or four leaves ahead, lost; tree sums asking for both ran in-cache sizes at half speed).
+    // Streaming calls also ask for the leaf three ahead into the second-level cache: on an Intel Xeon host (Emerald
+    // Rapids, 2 threads, 2^27 elements) compensated sums went from 0.77-0.83x to 0.94-0.98x the fastest loop, stats
+    // from 0.85 to 0.94-1.03x and min/max from 0.90-0.95 to 1.00-1.13x the fast-math OpenMP loops (a farther
+    // first-level prefetch alone, two or four leaves ahead, lost; tree sums asking for both ran in-cache sizes at half
+    // speed).
     constexpr bool selects = requires { typename Op::rules; };
     constexpr bool ask_for_next_leaf = W / VL > R || sizeof(typename Op::state) > sizeof(T) || selects;
     constexpr std::uint64_t second_level_leaves = 3;
@@ -373,7 +375,9 @@ inline order::node_of<Op> leaf(const order::operands<Op>& x, std::uint64_t count
       const std::uint64_t at = ((g / R) * full_rows + k) * R * VL;
       constexpr std::uint64_t bytes = R * VL * sizeof(typename Op::input);
       prefetch(x, shape.leaf_size + at, bytes);
-      prefetch<Op, ::detred::cpu::cache_level::second>(x, second_level_leaves * shape.leaf_size + at, bytes);
+      if (streaming) {
+        prefetch<Op, ::detred::cpu::cache_level::second>(x, second_level_leaves * shape.leaf_size + at, bytes);
+      }
     };
     if (full_rows > 0) {
       if constexpr (ask_for_next_leaf) prefetch_ahead(0);
@@ -412,7 +416,7 @@ inline constexpr unsigned leaves_per_group = 8;
 /// The root of the left-perfect leaf tree over x[0..n): x starts on a leaf boundary of the whole array; n may end
 /// mid-leaf.
 template <class Op, order::leaf_shape shape = order::shape_of<typename Op::value>>
-order::node_of<Op> subtree(order::operands<Op> x, std::uint64_t n) {
+order::node_of<Op> subtree(order::operands<Op> x, std::uint64_t n, bool streaming) {
   using N = order::node_of<Op>;
   constexpr std::uint64_t L = shape.leaf_size;
   constexpr unsigned G = leaves_per_group;
@@ -421,10 +425,12 @@ order::node_of<Op> subtree(order::operands<Op> x, std::uint64_t n) {
   for (; n - start >= G * L; start += G * L) {
     N group[G];
 #pragma GCC unroll 8
-    for (unsigned g = 0; g < G; ++g) group[g] = leaf<Op, shape>(x.advanced(start + g * L), L);
+    for (unsigned g = 0; g < G; ++g) group[g] = leaf<Op, shape>(x.advanced(start + g * L), L, streaming);
     tree.push(order::fold_pairwise<Op>(group, G), G);
   }
-  for (; start < n; start += L) tree.push(leaf<Op, shape>(x.advanced(start), n - start < L ? n - start : L), 1);
+  for (; start < n; start += L) {
+    tree.push(leaf<Op, shape>(x.advanced(start), n - start < L ? n - start : L, streaming), 1);
+  }
   return tree.root();
 }
 
