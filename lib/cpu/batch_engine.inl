@@ -39,7 +39,8 @@ std::uint64_t lines(order::operands<Op> x, const line_set& set, std::uint64_t fi
         if (n <= shape.lanes) return short_leaf<Op, shape>(line, n);
       }
       return n <= L ? leaf<Op, shape>(line, n)
-                    : subtree<Op, shape>(line, n, n * sizeof(typename Op::input) * Op::arity >= streaming_bytes);
+                    : subtree<Op, shape>(line, n,
+                                         n * sizeof(typename Op::input) * Op::arity >= ::detred::cpu::streaming_bytes);
     };
     results[k] = order::finish<Op>(root(), n);
   }
