@@ -162,6 +162,22 @@ struct rms_norm_finish {
   }
 };
 
+/// Launches uniform_rows over the rows of x with the finisher `finish` when a row is 1 to batch_warps work items
+/// (up to 2^17 floats) and returns true; returns false, launching nothing, for longer rows and rows of no element.
+template <class Op, class T, class Finish>
+bool launch_uniform_rows(matrix_view<T> x, const Finish& finish, stream_t stream) {
+  const std::uint64_t items = detail::row_items<Op>(x.cols);
+  if (items < 1 || items > detail::batch_warps) return false;
+  const std::uint64_t per_block = detail::batch_warps / items;
+  const auto kernel = detail::uniform_rows<Op, Finish>;
+  const std::uint64_t needed = (x.rows + per_block - 1) / per_block;
+  const std::uint64_t grid = detail::resident_blocks(kernel, detail::batch_block);
+  kernel<<<static_cast<unsigned>(needed < grid ? needed : grid), detail::batch_block, 0, stream>>>(
+      order::operands<Op>{{x.data}, 0}, x.leading_dimension, x.cols, x.rows, static_cast<unsigned>(items), finish);
+  check(cudaGetLastError(), "row pass launch");
+  return true;
+}
+
 template <class T, class A>
 void rms_norm_rows_on(matrix_view<T> x, std::span<const T> weight, double eps, std::span<T> y, std::span<A> rstd,
                       const options& opt, bool wait) {
@@ -194,19 +210,15 @@ void rms_norm_rows_on(matrix_view<T> x, std::span<const T> weight, double eps, s
   const auto run = [&]<class Policy>() {
     using Op = order::sumsq_op<T, Policy>;
     const order::operands<Op> operands{{x.data}, 0};
-    const std::uint64_t items = detail::row_items<Op>(x.cols);
-    if (items >= 1 && items <= detail::batch_warps) {
-      const std::uint64_t per_block = detail::batch_warps / items;
-      const auto kernel = detail::uniform_rows<Op, rms_norm_finish<T>>;
-      const std::uint64_t needed = (x.rows + per_block - 1) / per_block;
-      const std::uint64_t grid = detail::resident_blocks(kernel, detail::batch_block);
-      kernel<<<static_cast<unsigned>(needed < grid ? needed : grid), detail::batch_block, 0, opt.stream>>>(
-          operands, x.leading_dimension, x.cols, x.rows, static_cast<unsigned>(items),
-          rms_norm_finish<T>{x.data, x.leading_dimension, x.cols, weight.empty() ? nullptr : weight.data(),
-                             static_cast<A>(eps), rstd.data(), y.data(), vectors});
-      check(cudaGetLastError(), "rms_norm rows launch");
-      return;
-    }
+    const rms_norm_finish<T> finish{x.data,
+                                    x.leading_dimension,
+                                    x.cols,
+                                    weight.empty() ? nullptr : weight.data(),
+                                    static_cast<A>(eps),
+                                    rstd.data(),
+                                    y.data(),
+                                    vectors};
+    if (launch_uniform_rows<Op>(x, finish, opt.stream)) return;
     detail::enqueue_lines<Op>(operands, extent_of(x), {.stride = rows.stride, .length = rows.length}, rows.count,
                               rstd.data(), ws, opt.stream);
     const std::uint64_t grid = detail::resident_blocks(normalize_rows<T>, row_block) * 4;
@@ -254,25 +266,12 @@ void sum_rows_on(matrix_view<T> x, std::span<T> sums, const options& opt, bool w
   auto& state = detail::workspace_access::of(ws);
   state.check_current_device();
   // Rows of 1 to batch_warps work items, tree or compensated: one kernel, uniform_rows with narrowed_sums.
+  const narrowed_sums<T> finish{sums.data()};
   bool fused = false;
-  const auto run = [&]<class Policy>() {
-    using Op = order::sum_op<T, Policy>;
-    const std::uint64_t items = detail::row_items<Op>(x.cols);
-    if (items < 1 || items > detail::batch_warps) return;
-    const std::uint64_t per_block = detail::batch_warps / items;
-    const auto kernel = detail::uniform_rows<Op, narrowed_sums<T>>;
-    const std::uint64_t needed = (x.rows + per_block - 1) / per_block;
-    const std::uint64_t grid = detail::resident_blocks(kernel, detail::batch_block);
-    kernel<<<static_cast<unsigned>(needed < grid ? needed : grid), detail::batch_block, 0, opt.stream>>>(
-        order::operands<Op>{{x.data}, 0}, x.leading_dimension, x.cols, x.rows, static_cast<unsigned>(items),
-        narrowed_sums<T>{sums.data()});
-    check(cudaGetLastError(), "sum rows launch");
-    fused = true;
-  };
   if (opt.mode == mode::compensated) {
-    run.template operator()<order::compensated_sums>();
+    fused = launch_uniform_rows<order::sum_op<T, order::compensated_sums>>(x, finish, opt.stream);
   } else if (opt.mode == mode::tree) {
-    run.template operator()<order::plain_sums>();
+    fused = launch_uniform_rows<order::sum_op<T, order::plain_sums>>(x, finish, opt.stream);
   }
   if (!fused) {
     // The batched sums (every mode, any row length) in A, then rounded; in place where A is T. The rounding's input
