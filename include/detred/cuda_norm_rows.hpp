@@ -26,9 +26,9 @@
 //
 // sum_rows(x, sums): sums[k] = fl_T(s_k), s_k = detred::sum of row k in opt.mode (tree, compensated or exact),
 // computed in A as detred::cuda::sum(x, 1, ...) computes it (the same bits); fl_T rounds it once, to nearest even
-// (for float and double it changes nothing). For 16-bit T this is the sum and the rounding that would otherwise take a second
-// launch over the float results. sums holds rows elements; the arguments are checked as rms_norm_rows's are; an
-// empty row's sum is -0.0; a NaN sum's payload is not specified.
+// (for float and double it changes nothing). For 16-bit T this is the sum and the rounding that would otherwise take
+// a second launch over the float results. sums holds rows elements; the arguments are checked as rms_norm_rows's
+// are; an empty row's sum is -0.0; a NaN sum's payload is not specified.
 #pragma once
 
 #include <span>
