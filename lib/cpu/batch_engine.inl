@@ -158,8 +158,13 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
   // bit-reversed order, in which the halving lane tree (order::fold_lanes) joins neighbours: lane p's states wait
   // at level k of `pending` until their right neighbour at that level is done, a binary counter like the leaf
   // tree's, so only lane_levels + 1 panels of states exist at once. Rows are a leading dimension apart, a stride
-  // the hardware prefetchers lose across pages, so the panel's part of the row `ahead` visits later is asked for.
+  // the hardware prefetchers lose across pages: the first line of each page of the panel's part of the row `ahead`
+  // visits later is asked for into the second level, which walks its page table early and starts the page's stream.
+  // Asking for every line instead (512 prefetches a row, each holding a first-level fill buffer that the loads of
+  // the current row need) was slower on an Intel Xeon than no prefetch at all: 2^14 x 2^14 floats, 2 threads,
+  // 0.79-0.92x the baseline against 0.93-0.97 without and 0.96-0.99 with a line a page (docs/benchmarks.md).
   constexpr std::uint64_t ahead = 8;
+  constexpr std::uint64_t page_bytes = 4096;
   S* pending[lane_levels];
   for (int k = 0; k < lane_levels; ++k) pending[k] = states + static_cast<std::uint64_t>(k) * blocks;
   S* lane = states + static_cast<std::uint64_t>(lane_levels) * blocks;
@@ -180,7 +185,8 @@ void strided_panel(const order::operands<Op>& x, std::uint64_t length, std::uint
           const std::uint64_t next_lane = same ? l : lane_at(p + 1);
           const std::uint64_t next_k = same ? k + ahead : k + ahead - rows;
           if (next_k < rows_of_lane(next_lane)) {
-            prefetch(x, (r0 + next_lane + next_k * W) * stride + line0, width * sizeof(typename Op::input));
+            prefetch<Op, ::detred::cpu::cache_level::second>(x, (r0 + next_lane + next_k * W) * stride + line0,
+                                                             width * sizeof(typename Op::input), page_bytes);
           }
         }
         const std::uint64_t row = (r0 + l + k * W) * stride + line0;

@@ -53,12 +53,12 @@ inline VS accumulate_row(VS acc, const order::operands<Op>& x, std::uint64_t off
 }
 
 /// Asks for the `bytes` bytes of each operand at element `offset` into the cache, ahead of the loads that read them
-/// (cpu::prefetch_bytes: a hint that never faults, so it may point past the array's end).
+/// (cpu::prefetch_bytes: a hint that never faults, so it may point past the array's end), a line every `step` bytes.
 template <class Op, ::detred::cpu::cache_level level = ::detred::cpu::cache_level::first>
-inline void prefetch(const order::operands<Op>& x, std::uint64_t offset, std::uint64_t bytes) {
+inline void prefetch(const order::operands<Op>& x, std::uint64_t offset, std::uint64_t bytes, std::uint64_t step = 64) {
   for (unsigned a = 0; a < Op::arity; ++a) {
     ::detred::cpu::prefetch_bytes<level>(
-        reinterpret_cast<std::uintptr_t>(x.data[a]) + offset * sizeof(typename Op::input), bytes);
+        reinterpret_cast<std::uintptr_t>(x.data[a]) + offset * sizeof(typename Op::input), bytes, step);
   }
 }
 

@@ -12,12 +12,13 @@ namespace detred::cpu {
 enum class cache_level { first, second };
 
 /// Asks for the bytes [start, start + bytes) into the cache, a cache line at a time, ahead of the loads that read
-/// them. A hint only: it never faults, so the range may run past the end of an array (its address is formed as an
-/// integer). On x86 an instruction of its own: GCC 12 at -O2 drops __builtin_prefetch from loops of them. static:
-/// every translation unit keeps its own copy, so the per-instruction-set kernels share no symbol through it.
+/// them; or, with a larger `step`, one line every `step` bytes (a line per page: see strided_panel). A hint only: it
+/// never faults, so the range may run past the end of an array (its address is formed as an integer). On x86 an
+/// instruction of its own: GCC 12 at -O2 drops __builtin_prefetch from loops of them. static: every translation unit
+/// keeps its own copy, so the per-instruction-set kernels share no symbol through it.
 template <cache_level level = cache_level::first>
-static inline void prefetch_bytes(std::uintptr_t start, std::uint64_t bytes) {
-  for (std::uint64_t line = 0; line < bytes; line += 64) {
+static inline void prefetch_bytes(std::uintptr_t start, std::uint64_t bytes, std::uint64_t step = 64) {
+  for (std::uint64_t line = 0; line < bytes; line += step) {
 #if defined(__x86_64__)
     if constexpr (level == cache_level::first) {
       asm volatile("prefetcht0 (%0)" : : "r"(start + line));
