@@ -11,13 +11,16 @@
 // the data. Block b publishes its leaf total T_b, and the root of every perfect subtree of 32 leaves or more of the
 // order's leaf tree that its leaf completes (it waits for the left halves, published by earlier leaves); the smaller
 // subtrees, inside its group of 32 leaves, it folds itself from the published leaf totals. Then it takes O_b from the
-// roots of the perfect subtrees before it (order::leaf_offset), waiting for those not yet published. A block only
-// waits for blocks with earlier tickets, which are already running, so the waits always end. Lines (segments, matrix
+// roots of the perfect subtrees before it (order::leaf_offset), waiting for those not yet published. Arrays of 2D
+// leaves and more look ahead: block b first makes that publishing pass over leaf b + D (a prologue kernel over the
+// first D leaves), then forms O_b, whose totals and roots were published D tickets before, and reads leaf b again
+// (from L2) for its outputs. A block only waits for blocks with earlier tickets, which are already running, so the
+// waits always end. Lines (segments, matrix
 // rows): a line of at most 32 lanes is one leaf with offset the identity, and a warp scans as many such lines at
 // once as their lanes fit in its 32 threads (scan_short_lines, in which the Kogge-Stone levels at and above 32
-// change no lane below 32); a longer line takes a block that walks its leaves in order with order::subtree_stack
-// (scan_long_lines). Every addition is the operator's (order/ops.hpp via order/scan.hpp), so every output has the
-// CPU's bits; the build forbids contraction (-fmad=false).
+// change no lane below 32), through shared memory where they tile one range of x; a longer line takes a block that
+// walks its leaves in order with order::subtree_stack (scan_long_lines). Every addition is the operator's
+// (order/ops.hpp via order/scan.hpp), so every output has the CPU's bits; the build forbids contraction (-fmad=false).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -334,12 +337,22 @@ __device__ __forceinline__ void leaf_outputs(unsigned count, const typename Op::
 
 // ---- one array: one pass, offsets from the perfect subtrees published by earlier leaves -------------------------
 
+/// D of the look-ahead (scan_leaves): the first pass over a leaf runs D tickets before its outputs are written, so
+/// the totals and roots that an offset needs are there when it is formed, and the second read of the leaf (16 KiB)
+/// comes from the second-level cache (D leaves of reads and writes, 32 MiB, fit its 50 MB). H100, against CUB's
+/// InclusiveSum in the same run, tree / compensated: 2^28 floats 0.66 / 0.62 (D = 0: one pass, each leaf publishing
+/// its total after its own load) -> 0.69 / 0.65 (D = 256), 0.70 / 0.66 (512), 0.70 / 0.68 (1024); 2^27 doubles
+/// 0.59 / 0.57 -> 0.63 / 0.58, 0.65 / 0.60, 0.66 / 0.625 (docs/scan.md). Arrays of fewer than 2D leaves keep one
+/// pass: the prologue would be most of the work.
+inline constexpr std::uint64_t look_ahead = 1024;
+
 struct scan_book {
   unsigned* tickets;  ///< zero between calls
   unsigned* flags;    ///< flag of node at: == call once the node is published
   void* nodes;        ///< the leaf tree's perfect-subtree roots, level by level
   void* last;         ///< exclusive scans: each leaf's last inclusive state
   std::uint64_t leaves;
+  std::uint64_t ahead;  ///< D: block b publishes T_{b + D} before it scans leaf b (0: T_b itself)
   unsigned call;
 };
 
@@ -371,68 +384,55 @@ __device__ __forceinline__ N await_node(const scan_book& book, std::uint64_t at)
   return v;
 }
 
-template <class Op, bool Exclusive>
-__global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
-    scan_leaves(const typename Op::input* x, std::uint64_t n, typename Op::result* y, scan_book book,
-                overflow_record* overflow) {
-  using shape = scan_shape<Op>;
+/// Warp 0's share of leaf b: publishes the roots of the perfect subtrees that leaf b completes and puts O_b in
+/// sh.offset. Lane j < 32 takes leaf a + j of b's group of 32 [a, a + 32). `total` is T_b, or, where
+/// total_published, T_b is read from the book (its publication also tells that leaf b has been read: see
+/// scan_leaves).
+template <class Op, bool PublishRoots, bool Offset>
+__device__ __forceinline__ void fold_leaf(const scan_book& book, std::uint64_t b, unsigned j,
+                                          const typename Op::state& total, bool total_published, leaf_shared<Op>& sh) {
   using S = typename Op::state;
-  __shared__ leaf_shared<Op> sh;
-  const unsigned j = threadIdx.x;
-  if (j == 0) {
-    const unsigned t = atomicAdd(book.tickets, 1u);
-    if (t == gridDim.x - 1) atomicExch(book.tickets, 0u);  // every block has its ticket: zero for the next call
-    sh.ticket = t;
-  }
-  __syncthreads();
-  const std::uint64_t b = sh.ticket;
-  const std::uint64_t start = b * shape::L;
-  const unsigned count = n - start < shape::L ? static_cast<unsigned>(n - start) : shape::L;
-  load_leaf<Op>(reinterpret_cast<const typename shape::raw*>(x) + start, count, sh, j);
-  S total;
-  const S e = block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
-  if (j < warp_size) {
-    // Warp 0. T_b first: the next leaves may be waiting for it.
-    if (j == 0) publish(book, node_index(book.leaves, 0, b), total);
-    // The perfect subtrees of levels 1..5 that O_b folds or that leaf b completes lie inside b's group of 32 leaves
-    // [a, a + 32): they are folded here from the leaf totals of [a, b], which earlier leaves publish before they wait
-    // for anything (one wait, the lanes side by side). Waiting instead for such a subtree's root, published by the
-    // leaf that completes it after its own wait for its left half, chained up to five waits back to back within a
-    // few dozen leaves (H100: 66 % of the stalls at the block's barrier, behind warp 0). Lane l takes leaf a + l.
-    const S empty_state = Op::template identity<typename Op::value>();
-    const std::uint64_t a = b & ~std::uint64_t{warp_size - 1};
-    const auto own = static_cast<unsigned>(b - a);
-    S v = j < own ? await_node<S>(book, node_index(book.leaves, 0, a + j)) : (j == own ? total : empty_state);
-    // Level k: lane l (a multiple of 2^k) joins the level k - 1 roots of lanes l and l + 2^(k-1), as the leaf tree
-    // does (order::merge of the left and right halves). A root whose leaves pass b is never read. low[k] takes the
-    // level-k node just before b's own level-k subtree, the one O_b folds where bit k of b is set.
-    S low[warp_log2];
-    low[0] = broadcast(v, own > 0 ? own - 1 : 0);
+  // The perfect subtrees of levels 1..5 that O_b folds or that leaf b completes lie inside b's group of 32 leaves
+  // [a, a + 32): they are folded here from the leaf totals of [a, b], which earlier leaves publish before they wait
+  // for anything (one wait, the lanes side by side). Waiting instead for such a subtree's root, published by the
+  // leaf that completes it after its own wait for its left half, chained up to five waits back to back within a
+  // few dozen leaves (H100: 66 % of the stalls at the block's barrier, behind warp 0). Lane l takes leaf a + l.
+  const S empty_state = Op::template identity<typename Op::value>();
+  const std::uint64_t a = b & ~std::uint64_t{warp_size - 1};
+  const auto own = static_cast<unsigned>(b - a);
+  S v = j < own || (j == own && total_published) ? await_node<S>(book, node_index(book.leaves, 0, a + j))
+                                                 : (j == own ? total : empty_state);
+  // Level k: lane l (a multiple of 2^k) joins the level k - 1 roots of lanes l and l + 2^(k-1), as the leaf tree
+  // does (order::merge of the left and right halves). A root whose leaves pass b is never read. low[k] takes the
+  // level-k node just before b's own level-k subtree, the one O_b folds where bit k of b is set.
+  S low[warp_log2];
+  low[0] = broadcast(v, own > 0 ? own - 1 : 0);
 #pragma unroll
-    for (unsigned k = 1; k < warp_log2; ++k) {
-      const S right = shuffle_down(v, 1u << (k - 1));
-      if ((j & ((1u << k) - 1)) == 0) v = order::merge<Op>(v, right);
-      const std::uint64_t before = ((b >> k) > 0 ? (b >> k) - 1 : 0) << k;
-      low[k] = broadcast(v, before >= a ? static_cast<unsigned>(before - a) : 0);
+  for (unsigned k = 1; k < warp_log2; ++k) {
+    const S right = shuffle_down(v, 1u << (k - 1));
+    if ((j & ((1u << k) - 1)) == 0) v = order::merge<Op>(v, right);
+    const std::uint64_t before = ((b >> k) > 0 ? (b >> k) - 1 : 0) << k;
+    low[k] = broadcast(v, before >= a ? static_cast<unsigned>(before - a) : 0);
+  }
+  S right = shuffle_down(v, warp_size / 2);
+  if (j == 0) v = order::merge<Op>(v, right);
+  // Levels 5 and up: leaf b completes the subtrees of levels 5..c (c the number of trailing one bits of b), each
+  // the level k - 1 subtree before b joined to the one ending at b, and publishes them before it waits for the
+  // higher subtrees O_b folds. Lane k >= 5 fetches the level-k root before b where bit k of b is set.
+  const int c = __ffsll(static_cast<long long>(~b)) - 1;
+  S held = empty_state;
+  if (static_cast<int>(j) >= static_cast<int>(warp_log2) && static_cast<int>(j) < c) {
+    held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
+  }
+  if (PublishRoots && c >= static_cast<int>(warp_log2)) {
+    S root = broadcast(v, 0);  // the group's root: b is its last leaf
+    if (j == 0) publish(book, node_index(book.leaves, static_cast<int>(warp_log2), b >> warp_log2), root);
+    for (int k = warp_log2 + 1; k <= c; ++k) {
+      root = order::merge<Op>(broadcast(held, static_cast<unsigned>(k - 1)), root);
+      if (j == 0) publish(book, node_index(book.leaves, k, b >> k), root);
     }
-    S right = shuffle_down(v, warp_size / 2);
-    if (j == 0) v = order::merge<Op>(v, right);
-    // Levels 5 and up: leaf b completes the subtrees of levels 5..c (c the number of trailing one bits of b), each
-    // the level k - 1 subtree before b joined to the one ending at b, and publishes them before it waits for the
-    // higher subtrees O_b folds. Lane k >= 5 fetches the level-k root before b where bit k of b is set.
-    const int c = __ffsll(static_cast<long long>(~b)) - 1;
-    S held = empty_state;
-    if (static_cast<int>(j) >= static_cast<int>(warp_log2) && static_cast<int>(j) < c) {
-      held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
-    }
-    if (c >= static_cast<int>(warp_log2)) {
-      S root = broadcast(v, 0);  // the group's root: b is its last leaf
-      if (j == 0) publish(book, node_index(book.leaves, static_cast<int>(warp_log2), b >> warp_log2), root);
-      for (int k = warp_log2 + 1; k <= c; ++k) {
-        root = order::merge<Op>(broadcast(held, static_cast<unsigned>(k - 1)), root);
-        if (j == 0) publish(book, node_index(book.leaves, k, b >> k), root);
-      }
-    }
+  }
+  if constexpr (Offset) {
     if (static_cast<int>(j) > c && static_cast<int>(j) >= static_cast<int>(warp_log2) && ((b >> j) & 1) != 0) {
       held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
     }
@@ -446,6 +446,84 @@ __global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
       return pick;
     });
     if (j == 0) sh.offset = offset;
+  }
+}
+
+/// The number of elements of leaf f of an array of n.
+template <class Op>
+__device__ __forceinline__ unsigned leaf_elements(std::uint64_t n, std::uint64_t f) {
+  constexpr unsigned L = scan_shape<Op>::L;
+  const std::uint64_t start = f * L;
+  return n - start < L ? static_cast<unsigned>(n - start) : L;
+}
+
+/// The look-ahead's first pass over leaf f: its total T_f, published, and where f ends a group of 32 leaves, the
+/// roots of the perfect subtrees it completes (fold_leaf). Waits only for leaves before f.
+template <class Op>
+__device__ __forceinline__ void publish_leaf(const typename Op::input* x, std::uint64_t n, const scan_book& book,
+                                             std::uint64_t f, leaf_shared<Op>& sh, unsigned j) {
+  using shape = scan_shape<Op>;
+  using S = typename Op::state;
+  const unsigned count = leaf_elements<Op>(n, f);
+  load_leaf<Op>(reinterpret_cast<const typename shape::raw*>(x) + f * shape::L, count, sh, j);
+  S total;
+  block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
+  if (j == 0) publish(book, node_index(book.leaves, 0, f), total);
+  if (j < warp_size && (f & (warp_size - 1)) == warp_size - 1) fold_leaf<Op, true, false>(book, f, j, total, false, sh);
+}
+
+/// The block that takes ticket t from counter `counter`: a block waits only for blocks with earlier tickets, which
+/// are already running, so the waits always end.
+__device__ __forceinline__ std::uint64_t take_ticket(const scan_book& book, unsigned counter, unsigned& shared_ticket,
+                                                     unsigned j) {
+  if (j == 0) {
+    const unsigned t = atomicAdd(book.tickets + counter, 1u);
+    if (t == gridDim.x - 1) atomicExch(book.tickets + counter, 0u);  // every block has its ticket: zero for the next
+    shared_ticket = t;
+  }
+  __syncthreads();
+  return shared_ticket;
+}
+
+/// The look-ahead's prologue: the first pass over leaves [0, D), before scan_leaves runs.
+template <class Op>
+__global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
+    scan_leaf_totals(const typename Op::input* x, std::uint64_t n, scan_book book) {
+  __shared__ leaf_shared<Op> sh;
+  const std::uint64_t f = take_ticket(book, 1, sh.ticket, threadIdx.x);
+  publish_leaf<Op>(x, n, book, f, sh, threadIdx.x);
+}
+
+template <class Op, bool Exclusive>
+__global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
+    scan_leaves(const typename Op::input* x, std::uint64_t n, typename Op::result* y, scan_book book,
+                overflow_record* overflow) {
+  using shape = scan_shape<Op>;
+  using S = typename Op::state;
+  using raw = typename shape::raw;
+  __shared__ leaf_shared<Op> sh;
+  const unsigned j = threadIdx.x;
+  const std::uint64_t b = take_ticket(book, 0, sh.ticket, j);
+  const std::uint64_t start = b * shape::L;
+  const unsigned count = leaf_elements<Op>(n, b);
+  S total = Op::template identity<typename Op::value>();
+  S e;
+  if (book.ahead != 0) {
+    // Look-ahead: the first pass over leaf b + D (T_{b + D} and the roots it completes), then O_b, whose every
+    // total and root the first passes of tickets b - D and before have published (scan_leaf_totals those of the
+    // first D leaves); awaiting T_b as well tells that leaf b has been read, so its outputs may replace it.
+    if (b + book.ahead < book.leaves) publish_leaf<Op>(x, n, book, b + book.ahead, sh, j);
+    if (j < warp_size) fold_leaf<Op, false, true>(book, b, j, total, true, sh);
+    load_leaf<Op>(reinterpret_cast<const raw*>(x) + start, count, sh, j);
+    e = block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
+  } else {
+    load_leaf<Op>(reinterpret_cast<const raw*>(x) + start, count, sh, j);
+    e = block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
+    if (j < warp_size) {
+      // T_b first: the next leaves may be waiting for it.
+      if (j == 0) publish(book, node_index(book.leaves, 0, b), total);
+      fold_leaf<Op, true, true>(book, b, j, total, false, sh);
+    }
   }
   __syncthreads();
   const S empty = Op::template identity<typename Op::value>();
@@ -490,8 +568,12 @@ __global__ void __launch_bounds__(short_block, short_min_blocks<Op>)
   using S = typename Op::state;
   using raw = typename shape::raw;
   __shared__ unsigned char owners[short_block / warp_size][warp_size];
+  // A round whose lanes tile a range of x is read through this buffer by the whole warp, in coalesced runs, and
+  // written back the same way when they also tile a range of y (element i of the range at padded_index(i)).
+  __shared__ raw stages[short_block / warp_size][short_line + short_line / warp_size];
   const unsigned lane = threadIdx.x % warp_size;
   unsigned char* owner = owners[threadIdx.x / warp_size];
+  raw* stage = stages[threadIdx.x / warp_size];
   const std::uint64_t first_line = (std::uint64_t{blockIdx.x} * short_block + threadIdx.x) / warp_size * warp_size;
   const std::uint64_t line = first_line + lane;
   std::uint64_t in = 0;
@@ -550,7 +632,36 @@ __global__ void __launch_bounds__(short_block, short_min_blocks<Op>)
     const unsigned live =
         !active || begin >= n ? 0 : (n - begin < shape::R ? static_cast<unsigned>(n - begin) : shape::R);
     raw v[warp_size];
-    load_run(reinterpret_cast<const raw*>(x) + a + begin, live, v);
+    using Y = typename Op::result;
+    constexpr bool reuse = sizeof(raw) == sizeof(Y);
+    // The round's lanes tile [lo, lo + total) of x when each active thread's run starts where the previous thread's
+    // ends (the active threads are 0, 1, ..., in address order): segments always do, and rows without padding.
+    // Each thread reading its own run of 32 instead (16-byte loads, but every load instruction of the warp touching
+    // 32 cache lines) ran 2^20 segments of 64 floats at 0.65x CUB's scan bandwidth; staged, 0.92x (H100).
+    const std::uint64_t my_in = a + begin;
+    const std::uint64_t my_out = ya + begin;
+    const std::uint64_t prev_in_end = __shfl_up_sync(full_mask, my_in + live, 1);
+    const std::uint64_t prev_out_end = __shfl_up_sync(full_mask, my_out + live, 1);
+    const bool first_or_idle = !active || lane == 0;
+    const bool staged = __all_sync(full_mask, first_or_idle || prev_in_end == my_in);
+    const bool staged_out = reuse && staged && __all_sync(full_mask, first_or_idle || prev_out_end == my_out);
+    const std::uint64_t lo = __shfl_sync(full_mask, my_in, 0);
+    const std::uint64_t ylo = __shfl_sync(full_mask, my_out, 0);
+    unsigned total = live;
+#pragma unroll
+    for (unsigned d = warp_size / 2; d > 0; d /= 2) total += __shfl_xor_sync(full_mask, total, d);
+    const unsigned at_stage = static_cast<unsigned>(my_in - lo);
+    if (staged) {
+      const raw* from = reinterpret_cast<const raw*>(x) + lo;
+      for (unsigned i = lane; i < total; i += warp_size) stage[padded_index(i)] = from[i];
+      __syncwarp();
+#pragma unroll
+      for (unsigned r = 0; r < warp_size; ++r) {
+        if (r < live) v[r] = stage[padded_index(at_stage + r)];
+      }
+    } else {
+      load_run(reinterpret_cast<const raw*>(x) + a + begin, live, v);
+    }
     const S p = lane_sum<Op>(v, live);
     // The order's lane scan over the line's lanes (all below 32, so its levels d >= 32 change none of them).
     S t = p;
@@ -570,8 +681,6 @@ __global__ void __launch_bounds__(short_block, short_min_blocks<Op>)
     // lane's first position the previous lane's last inclusive output (the empty sum for the line's first lane).
     // Outputs of the inputs' size replace them in v (each after its input is read), which keeps a thread's registers
     // to one array; wider outputs get their own.
-    using Y = typename Op::result;
-    constexpr bool reuse = sizeof(raw) == sizeof(Y);
     Y wide[reuse ? 1 : warp_size];
     const auto put = [&](unsigned r, Y value) {
       if constexpr (reuse) {
@@ -603,7 +712,18 @@ __global__ void __launch_bounds__(short_block, short_min_blocks<Op>)
       if (live > 0) put(0, emit<Op>(k == 0 ? empty : before, at, bad, bad_value));
     }
     if constexpr (reuse) {
-      store_run(reinterpret_cast<raw*>(y + at), live, v);
+      if (staged_out) {
+#pragma unroll
+        for (unsigned r = 0; r < warp_size; ++r) {
+          if (r < live) stage[padded_index(at_stage + r)] = v[r];
+        }
+        __syncwarp();
+        raw* to = reinterpret_cast<raw*>(y) + ylo;
+        for (unsigned i = lane; i < total; i += warp_size) to[i] = stage[padded_index(i)];
+        __syncwarp();  // the buffer takes the next round
+      } else {
+        store_run(reinterpret_cast<raw*>(y + at), live, v);
+      }
     } else {
       store_run(y + at, live, wide);
     }
@@ -722,6 +842,11 @@ void enqueue_scan(const typename Op::input* x, std::uint64_t n, typename Op::res
   book.last = static_cast<unsigned char*>(st.partials) + node_bytes;
   book.leaves = leaves;
   book.call = st.scan_call;
+  book.ahead = leaves >= 2 * look_ahead ? look_ahead : 0;
+  if (book.ahead != 0) {
+    scan_leaf_totals<Op><<<static_cast<unsigned>(book.ahead), shape::W, 0, stream>>>(x, n, book);
+    check(cudaGetLastError(), "kernel launch (scan leaf totals)");
+  }
   const auto grid = static_cast<unsigned>(leaves);
   if (exclusive) {
     scan_leaves<Op, true><<<grid, shape::W, 0, stream>>>(x, n, y, book, overflow);

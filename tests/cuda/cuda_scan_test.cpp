@@ -32,7 +32,8 @@ TYPED_TEST_SUITE(GpuScan, FloatTypes);
 class GpuScanRules : public Gpu {};
 
 /// Sizes around every boundary of the scan order (a lane's 32 positions, W lanes, a leaf) and of the GPU's leaf
-/// tree (the perfect subtrees the leaves publish: 2^k leaves +- 1), plus one of 1025 leaves.
+/// tree (the perfect subtrees the leaves publish: 2^k leaves +- 1), one of 1025 leaves, and the first sizes that
+/// look ahead (2048 leaves, lib/cuda/scan.cu's look_ahead).
 template <class T>
 std::vector<std::uint64_t> gpu_scan_sizes() {
   constexpr std::uint64_t W = order::lanes<T>;
@@ -43,6 +44,7 @@ std::vector<std::uint64_t> gpu_scan_sizes() {
   for (std::uint64_t leaves : {3, 4, 7, 8, 9, 16, 33, 64, 1025}) {
     s.insert({leaves * L - 1, leaves * L, leaves * L + 1});
   }
+  s.insert({2047 * L + 1, 2048 * L, 2048 * L + 1});
   return {s.begin(), s.end()};
 }
 
