@@ -70,6 +70,16 @@ statistics<float> stats(std::span<const float> local, MPI_Comm comm, const optio
 void allreduce_sum(std::span<const double> x, std::span<double> out, MPI_Comm comm, const options& opt = {});
 void allreduce_sum(std::span<const float> x, std::span<float> out, MPI_Comm comm, const options& opt = {});
 
+/// The inclusive scan of the distributed array: y (this rank's length) gets the outputs at this rank's positions,
+/// bit for bit those of detred::cumsum over the whole array, for any rank count and any split (empty pieces too);
+/// y may be `local` itself. double and float, tree and compensated mode, the same on every rank.
+/// Cost: an MPI_Allgather of the lengths; a rank holding the start of a leaf that continues on later ranks receives
+/// the rest of it from them (less than one leaf) and later sends their outputs back (two MPI_Alltoallv); an
+/// MPI_Allgatherv of the leaf totals (8 or 16 bytes per leaf of L elements, about 1/1000 of the data); then the
+/// pieces' scans (detred/scan.hpp: cumsum_totals, cumsum_piece).
+void cumsum(std::span<const double> local, std::span<double> y, MPI_Comm comm, const options& opt = {});
+void cumsum(std::span<const float> local, std::span<float> y, MPI_Comm comm, const options& opt = {});
+
 }  // namespace detred::mpi
 
 #pragma GCC visibility pop

@@ -64,6 +64,21 @@ TEST(MpiErrors, InvalidOptionsOnOneRankOnly) {
                              "stats, compensated mode on rank 0");
 }
 
+TEST(MpiErrors, CumsumArgumentsOnOneRankOnly) {
+  std::vector<double> x(5000, 1.0), y(my_rank() == last_rank() ? 4999 : 5000);
+  expect_error_on_every_rank([&] { mpi::cumsum(std::span<const double>(x), std::span<double>(y), MPI_COMM_WORLD); },
+                             "cumsum, y shorter on the last rank");
+  std::vector<float> xf(100, 1.0f), yf(100);
+  const options mixed{.mode = my_rank() == 0 ? mode::compensated : mode::tree};
+  expect_error_on_every_rank(
+      [&] { mpi::cumsum(std::span<const float>(xf), std::span<float>(yf), MPI_COMM_WORLD, mixed); },
+      "cumsum, compensated mode on rank 0 only");
+  const options bad{.threads = my_rank() == last_rank() ? -1 : 0};
+  expect_error_on_every_rank(
+      [&] { mpi::cumsum(std::span<const float>(xf), std::span<float>(yf), MPI_COMM_WORLD, bad); },
+      "cumsum, negative threads on the last rank");
+}
+
 TEST(MpiErrors, DotOfUnequalPiecesOnOneRankOnly) {
   std::vector<double> x(50, 1.0), y(my_rank() == last_rank() ? 49 : 50, 2.0);
   expect_error_on_every_rank([&] { mpi::dot(std::span<const double>(x), std::span<const double>(y), MPI_COMM_WORLD); },

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // detred_mpi on however many ranks mpiexec started: distributed arrays split at random (uneven pieces, empty ranks,
 // cuts inside leaves) give every rank the single-array call's bits; reduce gives them to the root only; element-wise
-// sums equal the single-process reference for lengths below, at and above the rank count. Every rank generates the
+// sums equal the single-process reference for lengths below, at and above the rank count; the distributed cumsum
+// gives each rank its positions of the one-call scan. Every rank generates the
 // whole data from the same seeds, so each can compute the reference itself.
 #include <algorithm>
 #include <bit>
@@ -149,6 +150,43 @@ void check_elementwise() {
       }
     }
   }
+}
+
+/// The scan of a distributed array: every rank's outputs are its positions of detred::cumsum of the whole array,
+/// bit for bit, for random splits (cuts inside leaves, next to their boundaries, empty ranks, pieces smaller than a
+/// leaf), sizes around the leaf boundaries, both modes, and in place.
+template <class T>
+void check_distributed_cumsum() {
+  constexpr std::uint64_t L = order::leaf_size<T>;
+  for (std::uint64_t n :
+       {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5}, L - 1, L, L + 1, 3 * L + 7, std::uint64_t{70001}}) {
+    for (values v : {values::dynamic_range, values::with_nan, values::negative_zeros}) {
+      const std::vector<T> x = generate<T>(v, n, n + 11);
+      for (std::uint64_t round = 0; round < 4; ++round) {
+        const std::vector<std::uint64_t> cuts = split(n, n * 17 + round);
+        const std::span<const T> piece = my_piece(x, cuts);
+        for (mode m : {mode::tree, mode::compensated}) {
+          const options opt{.mode = m, .threads = 1};
+          std::vector<T> whole(n);
+          detred::cumsum(std::span<const T>(x), std::span<T>(whole), opt);
+          std::vector<T> y(piece.size());
+          mpi::cumsum(piece, std::span<T>(y), MPI_COMM_WORLD, opt);
+          std::vector<T> in_place(piece.begin(), piece.end());
+          mpi::cumsum(std::span<const T>(in_place), std::span<T>(in_place), MPI_COMM_WORLD, opt);
+          const std::uint64_t first = cuts[static_cast<std::size_t>(my_rank())];
+          for (std::uint64_t i = 0; i < piece.size(); ++i) {
+            ASSERT_EQ(bits(y[i]), bits(whole[first + i])) << name(v) << " n=" << n << " position " << first + i;
+            ASSERT_EQ(bits(in_place[i]), bits(whole[first + i])) << "in place, n=" << n;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(MpiDistributed, CumsumOfRandomSplitsHasTheOneCallBits) {
+  check_distributed_cumsum<double>();
+  check_distributed_cumsum<float>();
 }
 
 TEST(MpiElementwise, MatchesTheSingleProcessReference) {
