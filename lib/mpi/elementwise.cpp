@@ -17,11 +17,6 @@ namespace detred::mpi {
 namespace {
 
 template <class T>
-MPI_Datatype datatype() {
-  return sizeof(T) == 8 ? MPI_DOUBLE : MPI_FLOAT;
-}
-
-template <class T>
 void elementwise(std::span<const T> x, std::span<T> out, MPI_Comm comm, const options& opt) {
   int ranks = 0, me = 0;
   check(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");

@@ -19,11 +19,6 @@
 namespace detred::mpi {
 namespace {
 
-template <class T>
-MPI_Datatype datatype() {
-  return sizeof(T) == 8 ? MPI_DOUBLE : MPI_FLOAT;
-}
-
 /// The global layout, the same on every rank: rank r holds [start[r], start[r + 1]); the leaves whose first element
 /// it holds make its owned range [owned_begin(r), owned_end(r)), which ends where the next leaf starts (or at n).
 struct layout_of_ranks {
