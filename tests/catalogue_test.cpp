@@ -239,7 +239,7 @@ TEST(Catalogue, AnOperationAnElementTypeLacksIsRefusedByPartialStates) {
   }
 }
 
-TEST(Catalogue, ScansHaveNoPartialStateObjectAndTheirPiecesStayOnTheCpu) {
+TEST(Catalogue, ScansHaveNoPartialStateObjectAndTheirHostPiecesRunOnTheCpu) {
   const std::vector<double> x = values<double>(4);
   std::vector<double> y(4);
   try {
@@ -249,15 +249,26 @@ TEST(Catalogue, ScansHaveNoPartialStateObjectAndTheirPiecesStayOnTheCpu) {
     EXPECT_NE(std::string(e.what()).find("cumsum has no partial state object"), std::string::npos) << e.what();
   }
   static_assert(catalogue::has(operation::cumsum, element_type::float64, backend::cuda, call_shape::array));
-  static_assert(!catalogue::has(operation::cumsum, element_type::float64, backend::cuda, call_shape::partial_state));
+  // The pieces of device memory are detred::cuda::cumsum_totals and cumsum_piece (tests/cuda); the host calls run
+  // on the CPU and send backend::cuda there by name.
+  static_assert(catalogue::has(operation::cumsum, element_type::float64, backend::cuda, call_shape::partial_state));
+  static_assert(
+      !catalogue::has(operation::exclusive_cumsum, element_type::float64, backend::cuda, call_shape::partial_state));
   std::vector<scan_total<double>> totals(1);
   try {
     cumsum_totals(std::span<const double>(x), std::span<scan_total<double>>(totals), {.backend = backend::cuda});
     FAIL() << "cumsum_totals on backend cuda was accepted";
   } catch (const error& e) {
-    EXPECT_NE(std::string(e.what()).find("detred::cumsum_totals: backend cuda has no cumsum of float64"),
+    EXPECT_NE(std::string(e.what()).find("detred::cumsum_totals: host arrays are scanned in pieces on the CPU; for "
+                                         "pieces in GPU memory call detred::cuda::cumsum_totals"),
               std::string::npos)
         << e.what();
+  }
+  try {
+    cumsum_piece(std::span<const double>(x), {}, std::span<double>(y), {.backend = backend::cuda});
+    FAIL() << "cumsum_piece on backend cuda was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("call detred::cuda::cumsum_piece"), std::string::npos) << e.what();
   }
   // A host array with backend::cuda runs on the GPU (tests/cuda), or is refused where there is none.
   if (!cuda::available()) {

@@ -318,7 +318,7 @@ inline constexpr std::array entries = {
   // The scans (detred/scan.hpp, detred/cuda_scan.hpp): exact mode is refused for floating point (docs/scan.md says
   // why); integer scans are exact in every mode. In place is the array shape with the output the input.
   entry{operation::cumsum, floats | halves,     of(call_shape::array, call_shape::segments),             both_backends, rounding_modes},
-  entry{operation::cumsum, floats | halves,     of(call_shape::partial_state),                           cpu_only,      rounding_modes},
+  entry{operation::cumsum, floats | halves,     of(call_shape::partial_state),                           both_backends, rounding_modes},
   entry{operation::cumsum, floats,              of(call_shape::axis),                                    both_backends, rounding_modes},
   entry{operation::cumsum, integers,            of(call_shape::array, call_shape::segments),             both_backends, every_mode},
   entry{operation::exclusive_cumsum, floats | halves, of(call_shape::array, call_shape::segments),       both_backends, rounding_modes},

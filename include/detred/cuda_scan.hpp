@@ -27,6 +27,7 @@
 #include "detred/cuda.hpp"
 #include "detred/number_types.hpp"
 #include "detred/options.hpp"
+#include "detred/scan.hpp"
 
 // Exported from a shared libdetred, whose other symbols are hidden (cmake/DetredShared.cmake).
 #pragma GCC visibility push(default)
@@ -55,6 +56,27 @@ DETRED_CUDA_SCANS(std::int64_t, std::int64_t)
 DETRED_CUDA_SCANS(std::uint32_t, std::uint64_t)
 DETRED_CUDA_SCANS(std::uint64_t, std::uint64_t)
 #undef DETRED_CUDA_SCANS
+
+// Pieces of one array in device memory, as detred::cumsum_totals and detred::cumsum_piece (detred/scan.hpp) on the
+// host, with the same rules and the same bits: each piece computes its leaf totals (one per
+// L = detred::order::leaf_size<T> elements), the totals are exchanged (cudaMemcpy between GPUs, MPI or NCCL between
+// processes: they are 8 or 16 bytes per L elements), and each piece finishes its outputs from the totals of every
+// leaf before it, the earlier pieces' totals concatenated in order. `totals`, `before` and `y` are device memory on
+// the piece's GPU; every piece but the last holds a multiple of L elements; both steps use the same mode (tree or
+// compensated). The totals are interchangeable with the host calls': a piece may be on the CPU and the next on a
+// GPU. cumsum_piece reads the piece twice (its own leaf totals, then its outputs); y may be the piece itself.
+#define DETRED_CUDA_SCAN_PIECES(In, T)                                                                           \
+  void cumsum_totals_async(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt = {}); \
+  void cumsum_totals(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt = {});       \
+  void cumsum_piece_async(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,      \
+                          const options& opt = {});                                                              \
+  void cumsum_piece(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,            \
+                    const options& opt = {});
+DETRED_CUDA_SCAN_PIECES(double, double)
+DETRED_CUDA_SCAN_PIECES(float, float)
+DETRED_CUDA_SCAN_PIECES(float16, float)
+DETRED_CUDA_SCAN_PIECES(bfloat16, float)
+#undef DETRED_CUDA_SCAN_PIECES
 
 // Along an axis of a matrix in device memory, as detred::cumsum(matrix_view, axis, ...): y holds rows x cols outputs
 // packed in a's layout; y may be a.data itself when a is packed.

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The GPU scans: the canonical scan order (detred/order/scan.hpp) evaluated by thread blocks, one leaf at a time.
 //
-// A leaf is scanned by W threads, thread j being lane j of the order: the block loads the leaf into shared memory
-// (coalesced), thread j takes its lane's R = 32 contiguous elements into registers, keeps the lane's running sum,
-// and the lanes' totals go through the order's Kogge-Stone scan in shared memory (block_lane_scan). With the leaf's
-// offset O_b, thread j forms its base O_b (+) e[j] (order::lane_bases), runs its elements again and stages the outputs
-// in shared memory, which the block stores coalesced.
+// A leaf is scanned by W threads, thread j being lane j of the order (scan_leaf.cuh): the block stages the leaf in
+// shared memory (coalesced), thread j runs its lane's R = 32 contiguous elements, and the lanes' totals go through
+// the order's Kogge-Stone scan in shared memory (block_lane_scan). With the leaf's offset O_b, thread j forms its
+// base O_b (+) e[j] (order::lane_bases), runs its elements again and stages the outputs in shared memory, which the
+// block stores coalesced.
 //
 // Offsets. One array (scan_leaves): one block per leaf, in the order the blocks start (a ticket), and one pass over
 // the data. Block b publishes its leaf total T_b, and the root of every perfect subtree of 32 leaves or more of the
@@ -35,35 +35,11 @@
 #include "cuda_check.hpp"
 #include "device_ops.cuh"
 #include "scan_enqueue.hpp"
+#include "scan_leaf.cuh"
 #include "workspace_state.hpp"
 
 namespace detred::cuda::detail {
 namespace {
-
-template <class Op>
-struct scan_shape {
-  using raw = order::raw_t<typename Op::input>;
-  using T = typename Op::value;
-  using S = typename Op::state;
-  using Y = typename Op::result;
-  using N = order::node_of<Op>;
-  static constexpr unsigned W = order::lanes<T>;
-  static constexpr unsigned R = order::scan_lane_length<T>;
-  static constexpr unsigned L = order::leaf_size<T>;
-  /// Shared memory holds a leaf with one pad element per 32, so that thread j reading its lane's element r (index
-  /// 32 j + r, padded 33 j + r) hits bank (j + r) mod 32: no conflicts.
-  static constexpr unsigned padded = L + L / 32;
-  /// Blocks of a leaf each multiprocessor should hold at once: 12, the most that 18 KiB of shared memory a block
-  /// allows with room to spare, which leaves a thread 42 registers for float (W = 128: ptxas uses 40, no spills;
-  /// 8 blocks and 64 registers before) and 85 for double (W = 64: 80 used). A block spends most of its life waiting
-  /// for its offset (Nsight Compute: two thirds of the stalls at its barrier), so more of them in flight keep more
-  /// loads going: H100, 2^28 floats, 0.59 -> 0.655x CUB's InclusiveSum (docs/scan.md).
-  static constexpr unsigned min_blocks = 12;
-  static_assert(R == warp_size, "a lane holds 32 elements");
-  static_assert(std::is_same_v<N, S>, "the scans' leaf tree joins lane states");
-};
-
-__device__ __forceinline__ unsigned padded_index(unsigned i) { return i + i / 32; }
 
 /// log2 of the warp size: the levels of the leaf tree that one warp folds from leaf totals (scan_leaves).
 inline constexpr unsigned warp_log2 = 5;
@@ -76,263 +52,6 @@ inline constexpr std::uint64_t short_line = 32 * warp_size;
 template <class S>
 __device__ __forceinline__ S shuffle_up(S v, unsigned d) {
   return move_words(v, [d](unsigned word) { return __shfl_up_sync(full_mask, word, d); });
-}
-
-template <class Op>
-struct leaf_shared {
-  using sh = scan_shape<Op>;
-  using raw = typename sh::raw;
-  using Y = typename sh::Y;
-  /// Outputs overwrite the inputs where they have the same size (thread j replaces each of its elements after reading
-  /// it); wider outputs (16-bit floats, int32) get a buffer of their own.
-  static constexpr bool in_place = sizeof(raw) == sizeof(Y);
-  static constexpr unsigned out_at = in_place ? 0 : sh::padded * sizeof(raw);
-  alignas(16) unsigned char items[out_at + sh::padded * sizeof(Y)];
-  typename sh::S lanes[sh::W];  ///< the lane scan's levels
-  typename sh::S offset;        ///< O_b
-  typename sh::S last;          ///< the leaf's last inclusive state
-  unsigned ticket;
-
-  __device__ raw* inputs() { return reinterpret_cast<raw*>(items); }
-  __device__ Y* outputs() { return reinterpret_cast<Y*>(items + out_at); }
-};
-
-/// Stages the leaf x[0..count) in shared memory, coalesced; thread j then reads its lane, elements [32 j, 32 j + 32).
-template <class Op>
-__device__ __forceinline__ void load_leaf(const typename scan_shape<Op>::raw* x, unsigned count, leaf_shared<Op>& sh,
-                                          unsigned j) {
-  using shape = scan_shape<Op>;
-  using raw = typename shape::raw;
-  auto* items = sh.inputs();
-  if (count == shape::L && reinterpret_cast<std::uintptr_t>(x) % 16 == 0) {
-    // 16-byte loads: thread j takes chunks j, j + W, ... of P elements (the padded stores meet no bank twice).
-    constexpr unsigned P = 16 / sizeof(raw);
-#pragma unroll
-    for (unsigned s = 0; s < shape::R / P; ++s) {
-      const unsigned c = j + s * shape::W;
-      const uint4 w = *reinterpret_cast<const uint4*>(x + c * P);
-      raw e[P];
-      memcpy(e, &w, sizeof w);
-#pragma unroll
-      for (unsigned q = 0; q < P; ++q) items[padded_index(c * P + q)] = e[q];
-    }
-  } else if (count == shape::L) {
-#pragma unroll
-    for (unsigned s = 0; s < shape::R; ++s) items[padded_index(j + s * shape::W)] = x[j + s * shape::W];
-  } else {
-    for (unsigned i = j; i < count; i += shape::W) items[padded_index(i)] = x[i];
-  }
-  __syncthreads();
-}
-
-/// The number of elements of lane j in a leaf of `count`.
-template <class Op>
-__device__ __forceinline__ unsigned lane_live(unsigned count, unsigned j) {
-  constexpr unsigned R = scan_shape<Op>::R;
-  const unsigned begin = j * R;
-  return begin >= count ? 0 : (count - begin < R ? count - begin : R);
-}
-
-/// The running sum of lane j's elements, read from the staged leaf.
-template <class Op>
-__device__ __forceinline__ typename Op::state staged_lane_sum(leaf_shared<Op>& sh, unsigned j, unsigned live) {
-  using T = typename Op::value;
-  const auto* items = sh.inputs() + padded_index(j * scan_shape<Op>::R);  // a lane's 32 elements are not padded apart
-  typename Op::state p = Op::template identity<T>();
-  if (live == warp_size) {
-#pragma unroll
-    for (unsigned r = 0; r < warp_size; ++r) p = Op::template accumulate<T>(p, items[r]);
-  } else {
-    for (unsigned r = 0; r < live; ++r) p = Op::template accumulate<T>(p, items[r]);
-  }
-  return p;
-}
-
-/// The running sum of a lane's first `live` elements. Every loop over a lane's registers is unrolled with a guard:
-/// an index the compiler cannot resolve would move the array to local memory.
-template <class Op>
-__device__ __forceinline__ typename Op::state lane_sum(const typename scan_shape<Op>::raw (&v)[warp_size],
-                                                       unsigned live) {
-  using T = typename Op::value;
-  typename Op::state p = Op::template identity<T>();
-#pragma unroll
-  for (unsigned r = 0; r < warp_size; ++r) {
-    if (r < live) p = Op::template accumulate<T>(p, v[r]);
-  }
-  return p;
-}
-
-/// A lane's run of up to 32 contiguous elements into registers: 16-byte loads when the run is whole and aligned.
-template <class E>
-__device__ __forceinline__ void load_run(const E* p, unsigned live, E (&v)[warp_size]) {
-  constexpr unsigned per = 16 / sizeof(E);
-  if (live == warp_size && reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
-#pragma unroll
-    for (unsigned c = 0; c < warp_size / per; ++c) {
-      const uint4 w = *reinterpret_cast<const uint4*>(p + c * per);
-      memcpy(&v[c * per], &w, sizeof w);
-    }
-  } else {
-#pragma unroll
-    for (unsigned r = 0; r < warp_size; ++r) {
-      if (r < live) v[r] = p[r];
-    }
-  }
-}
-
-/// The reverse: registers to a run of `live` contiguous outputs.
-template <class E>
-__device__ __forceinline__ void store_run(E* p, unsigned live, const E (&v)[warp_size]) {
-  constexpr unsigned per = 16 / sizeof(E);
-  if (live == warp_size && reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
-#pragma unroll
-    for (unsigned c = 0; c < warp_size / per; ++c) {
-      uint4 w;
-      memcpy(&w, &v[c * per], sizeof w);
-      *reinterpret_cast<uint4*>(p + c * per) = w;
-    }
-  } else {
-#pragma unroll
-    for (unsigned r = 0; r < warp_size; ++r) {
-      if (r < live) p[r] = v[r];
-    }
-  }
-}
-
-/// order::lane_scan evaluated by the block, lane j's total held by thread j: returns e[j]; `total` gets the leaf's.
-/// Every level goes through shared memory: at a level d below 32 a lane of the second warp and beyond reads a lane of
-/// the warp before it (Kogge-Stone's t[j - d] crosses warps), which a warp shuffle cannot reach.
-template <class Op>
-__device__ __forceinline__ typename Op::state block_lane_scan(typename Op::state t, unsigned j, leaf_shared<Op>& sh,
-                                                              typename Op::state& total) {
-  using shape = scan_shape<Op>;
-  using S = typename Op::state;
-#pragma unroll
-  for (unsigned d = 1; d < shape::W; d *= 2) {
-    sh.lanes[j] = t;
-    __syncthreads();
-    if (j >= d) t = Op::combine(sh.lanes[j - d], t);
-    __syncthreads();
-  }
-  sh.lanes[j] = t;
-  __syncthreads();
-  const S e = j == 0 ? Op::template identity<typename Op::value>() : sh.lanes[j - 1];
-  total = sh.lanes[shape::W - 1];
-  __syncthreads();
-  return e;
-}
-
-/// An output from its state: order::scan_value, or for an integer scan the value's low word, noting in
-/// (bad, bad_value) the first output (by index) that does not fit.
-template <class Op>
-__device__ __forceinline__ typename Op::result emit(const typename Op::state& s, std::uint64_t index,
-                                                    std::uint64_t& bad, order::wide_integer& bad_value) {
-  if constexpr (is_integer_scan<Op>) {
-    if (!Op::fits(s) && index < bad) {
-      bad = index;
-      bad_value = s;
-    }
-    return static_cast<typename Op::result>(s.low);
-  } else {
-    return order::scan_value(s);
-  }
-}
-
-/// Records (index, value) in the overflow record if index is below the one there. Called by at most one thread of
-/// a warp, so the lock cannot stall a warp against itself.
-__device__ void record_overflow(overflow_record* r, std::uint64_t index, order::wide_integer v, bool is_signed) {
-  bool done = false;
-  while (!done) {
-    if (atomicCAS(&r->lock, 0u, 1u) == 0u) {
-      __threadfence();
-      volatile overflow_record* vr = r;
-      if (index < vr->index) {
-        vr->index = index;
-        vr->low = v.low;
-        vr->high = v.high;
-        vr->is_signed = is_signed ? 1u : 0u;
-      }
-      __threadfence();
-      atomicExch(&r->lock, 0u);
-      done = true;
-    }
-  }
-}
-
-/// The warp's first overflow (threads hold increasing indices, so the lowest thread that has one) goes to the record.
-template <class Op>
-__device__ __forceinline__ void report_overflow(overflow_record* r, std::uint64_t bad, order::wide_integer bad_value) {
-  if constexpr (is_integer_scan<Op>) {
-    const unsigned have = __ballot_sync(full_mask, bad != ~std::uint64_t{0});
-    if (have != 0 && (threadIdx.x % warp_size) == static_cast<unsigned>(__ffs(have) - 1)) {
-      record_overflow(r, bad, bad_value, std::is_signed_v<typename Op::result>);
-    }
-  }
-}
-
-/// The outputs of the staged leaf (count elements; positions index..index + count of the output array) from thread
-/// j's e[j] and the offset in sh.offset, staged in shared memory and stored to y[0..count). Exclusive: y[k + 1] is
-/// the inclusive output k, and y[0] gets `first` if write_first or is left to the caller. sh.last gets the leaf's
-/// last inclusive state.
-template <class Op, bool Exclusive>
-__device__ __forceinline__ void leaf_outputs(unsigned count, const typename Op::state& e, unsigned j,
-                                             leaf_shared<Op>& sh, typename Op::result* y, std::uint64_t index,
-                                             bool write_first, const typename Op::state& first,
-                                             overflow_record* overflow) {
-  using shape = scan_shape<Op>;
-  using T = typename Op::value;
-  using S = typename Op::state;
-  using Y = typename Op::result;
-  S base;
-  order::lane_bases<Op>(sh.offset, &e, &base, 1);
-  std::uint64_t bad = ~std::uint64_t{0};
-  order::wide_integer bad_value{0, 0};
-  const unsigned begin = j * shape::R;
-  const unsigned live = lane_live<Op>(count, j);
-  const auto* in = sh.inputs() + padded_index(begin);
-  Y* out = sh.outputs() + padded_index(begin);
-  // Inclusive output k is staged at k; an exclusive scan stores it at k + 1.
-  const std::uint64_t shift = Exclusive ? 1 : 0;
-  S p = Op::template identity<T>();
-  const auto step = [&](unsigned r) {
-    p = Op::template accumulate<T>(p, in[r]);  // read before out[r] may overwrite it
-    const S s = Op::combine(base, p);
-    if (!Exclusive || begin + r + 1 < count) out[r] = emit<Op>(s, index + begin + r + shift, bad, bad_value);
-    if (begin + r + 1 == count) sh.last = s;
-  };
-  if (live == warp_size) {
-#pragma unroll
-    for (unsigned r = 0; r < warp_size; ++r) step(r);
-  } else {
-    for (unsigned r = 0; r < live; ++r) step(r);
-  }
-  Y first_value{};
-  if (Exclusive && write_first && j == 0) first_value = emit<Op>(first, index, bad, bad_value);
-  report_overflow<Op>(overflow, bad, bad_value);
-  __syncthreads();
-  const Y* staged = sh.outputs();
-  if constexpr (Exclusive) {
-    if (write_first && j == 0) y[0] = first_value;
-    for (unsigned i = 1 + j; i < count; i += shape::W) y[i] = staged[padded_index(i - 1)];
-  } else if (count == shape::L && reinterpret_cast<std::uintptr_t>(y) % 16 == 0) {
-    constexpr unsigned P = 16 / sizeof(Y);
-#pragma unroll
-    for (unsigned s = 0; s < shape::R / P; ++s) {
-      const unsigned c = j + s * shape::W;
-      Y e[P];
-#pragma unroll
-      for (unsigned q = 0; q < P; ++q) e[q] = staged[padded_index(c * P + q)];
-      uint4 w;
-      memcpy(&w, e, sizeof w);
-      *reinterpret_cast<uint4*>(y + c * P) = w;
-    }
-  } else if (count == shape::L) {
-#pragma unroll
-    for (unsigned s = 0; s < shape::R; ++s) y[j + s * shape::W] = staged[padded_index(j + s * shape::W)];
-  } else {
-    for (unsigned i = j; i < count; i += shape::W) y[i] = staged[padded_index(i)];
-  }
-  __syncthreads();  // the buffer takes the next leaf
 }
 
 // ---- one array: one pass, offsets from the perfect subtrees published by earlier leaves -------------------------
@@ -355,13 +74,6 @@ struct scan_book {
   std::uint64_t ahead;  ///< D: block b publishes T_{b + D} before it scans leaf b (0: T_b itself)
   unsigned call;
 };
-
-/// Index of node i of level k: level k holds the leaves / 2^k perfect subtrees of 2^k leaves.
-__device__ __forceinline__ std::uint64_t node_index(std::uint64_t leaves, int k, std::uint64_t i) {
-  std::uint64_t base = 0;
-  for (int l = 0; l < k; ++l) base += leaves >> l;
-  return base + i;
-}
 
 template <class N>
 __device__ __forceinline__ void publish(const scan_book& book, std::uint64_t at, const N& v) {
@@ -447,14 +159,6 @@ __device__ __forceinline__ void fold_leaf(const scan_book& book, std::uint64_t b
     });
     if (j == 0) sh.offset = offset;
   }
-}
-
-/// The number of elements of leaf f of an array of n.
-template <class Op>
-__device__ __forceinline__ unsigned leaf_elements(std::uint64_t n, std::uint64_t f) {
-  constexpr unsigned L = scan_shape<Op>::L;
-  const std::uint64_t start = f * L;
-  return n - start < L ? static_cast<unsigned>(n - start) : L;
 }
 
 /// The look-ahead's first pass over leaf f: its total T_f, published, and where f ends a group of 32 leaves, the

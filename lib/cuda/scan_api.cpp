@@ -38,9 +38,8 @@ void wait(stream_t stream) { check(cudaStreamSynchronize(stream), "cudaStreamSyn
 
 /// Calls f with the scan operator of In in mode m (tree or compensated; exact refused with the catalogue's words).
 template <class In, class F>
-void with_scan_op(mode m, bool exclusive, const char* what, F&& f) {
-  checked_mode<In>(m, exclusive ? operation::exclusive_cumsum : operation::cumsum, backend::cuda, call_shape::array,
-                   what);
+void with_scan_op(mode m, bool exclusive, const char* what, F&& f, call_shape shape = call_shape::array) {
+  checked_mode<In>(m, exclusive ? operation::exclusive_cumsum : operation::cumsum, backend::cuda, shape, what);
   if (m == mode::compensated) {
     f.template operator()<order::scan_op<In, order::compensated_sums>>();
   } else {
@@ -130,6 +129,37 @@ void axis_scan(matrix_view<T> a, int axis, std::span<T> y, workspace& ws, mode m
   });
 }
 
+/// The pieces of one array (detred::cuda::cumsum_totals, cumsum_piece): the host calls' checks, then scan_pieces.cu.
+template <class In, class T>
+void piece_totals(std::span<const In> piece, std::span<scan_total<T>> totals, workspace& ws, mode m, stream_t stream) {
+  const char* what = "detred::cuda::cumsum_totals";
+  with_scan_op<In>(
+      m, false, what,
+      [&]<class Op>() {
+        check_device(ws);
+        scan_checks::check_totals(piece.size(), order::leaf_count<T>(piece.size()), totals.size(), what);
+        scan_checks::check_overlap(piece.data(), piece.size(), totals.data(), totals.size(), what);
+        detail::enqueue_scan_totals<Op>(piece.data(), piece.size(), totals.data(), stream);
+      },
+      call_shape::partial_state);
+}
+
+template <class In, class T>
+void piece_outputs(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y, workspace& ws,
+                   mode m, stream_t stream) {
+  const char* what = "detred::cuda::cumsum_piece";
+  with_scan_op<In>(
+      m, false, what,
+      [&]<class Op>() {
+        check_device(ws);
+        scan_checks::check_buffers(piece.data(), piece.size(), y.data(), y.size(), what);
+        // The totals are read while y is written, by other blocks: they may not share memory.
+        scan_checks::check_overlap(before.data(), before.size(), y.data(), y.size(), what);
+        detail::enqueue_scan_piece<Op>(piece.data(), piece.size(), before.data(), before.size(), y.data(), ws, stream);
+      },
+      call_shape::partial_state);
+}
+
 }  // namespace
 
 // Each call holds its workspace (the caller's or the library's: call_workspace.hpp) for its host side.
@@ -196,6 +226,27 @@ void segment_scan(std::span<const In> x, const segments& s, std::span<Out> y, wo
   }
 DETRED_EACH_SCAN_TYPE(DETRED_CUDA_SCAN_CALLS)
 #undef DETRED_CUDA_SCAN_CALLS
+
+#define DETRED_CUDA_SCAN_PIECES(In, T)                                                                       \
+  void cumsum_totals_async(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt) { \
+    DETRED_HELD(piece_totals(piece, totals, ws, opt.mode, opt.stream))                                       \
+  }                                                                                                          \
+  void cumsum_totals(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt) {       \
+    DETRED_HELD(piece_totals(piece, totals, ws, opt.mode, opt.stream); wait(opt.stream))                     \
+  }                                                                                                          \
+  void cumsum_piece_async(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,  \
+                          const options& opt) {                                                              \
+    DETRED_HELD(piece_outputs(piece, before, y, ws, opt.mode, opt.stream))                                   \
+  }                                                                                                          \
+  void cumsum_piece(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,        \
+                    const options& opt) {                                                                    \
+    DETRED_HELD(piece_outputs(piece, before, y, ws, opt.mode, opt.stream); wait(opt.stream))                 \
+  }
+DETRED_CUDA_SCAN_PIECES(double, double)
+DETRED_CUDA_SCAN_PIECES(float, float)
+DETRED_CUDA_SCAN_PIECES(float16, float)
+DETRED_CUDA_SCAN_PIECES(bfloat16, float)
+#undef DETRED_CUDA_SCAN_PIECES
 
 #define DETRED_CUDA_AXIS_SCANS(T)                                                     \
   void cumsum_async(matrix_view<T> a, int axis, std::span<T> y, const options& opt) { \

@@ -7,6 +7,7 @@
 
 #include "detred/config.hpp"
 #include "detred/cuda.hpp"
+#include "detred/scan.hpp"
 #include "scan_ops.hpp"
 
 namespace detred::cuda::detail {
@@ -20,6 +21,18 @@ namespace detred::cuda::detail {
 template <class Op>
 void enqueue_scan(const typename Op::input* x, std::uint64_t n, typename Op::result* y, bool exclusive, workspace& ws,
                   overflow_record* overflow, stream_t stream);
+
+/// Pieces of one array (detred::cuda::cumsum_totals): totals[b] = the total of leaf b of the device array x[0..n),
+/// for the order::leaf_count(n) leaves (device memory).
+template <class Op>
+void enqueue_scan_totals(const typename Op::input* x, std::uint64_t n, scan_total<typename Op::value>* totals,
+                         stream_t stream);
+
+/// detred::cuda::cumsum_piece: y = the inclusive outputs at the positions of the piece x[0..n) of a larger array,
+/// whose m leaves before the piece have the totals before[0..m) (device memory). y may equal x.
+template <class Op>
+void enqueue_scan_piece(const typename Op::input* x, std::uint64_t n, const scan_total<typename Op::value>* before,
+                        std::uint64_t m, typename Op::result* y, workspace& ws, stream_t stream);
 
 /// The lines of a batch of scans: segments (offsets in device memory, the same positions in x and y), or runs of
 /// `length` elements, line k at x[k * stride] and y[k * out_stride] (the rows of a matrix).

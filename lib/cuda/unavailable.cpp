@@ -133,6 +133,18 @@ DETRED_CUDA_HALF_BATCHED(bfloat16)
   void exclusive_cumsum(std::span<const In>, segments, std::span<Out>, const options&) { no_cuda(); }
 DETRED_EACH_SCAN_TYPE(DETRED_CUDA_SCANS)
 #undef DETRED_CUDA_SCANS
+#define DETRED_CUDA_SCAN_PIECES(In, T)                                                                         \
+  void cumsum_totals_async(std::span<const In>, std::span<scan_total<T>>, const options&) { no_cuda(); }       \
+  void cumsum_totals(std::span<const In>, std::span<scan_total<T>>, const options&) { no_cuda(); }             \
+  void cumsum_piece_async(std::span<const In>, std::span<const scan_total<T>>, std::span<T>, const options&) { \
+    no_cuda();                                                                                                 \
+  }                                                                                                            \
+  void cumsum_piece(std::span<const In>, std::span<const scan_total<T>>, std::span<T>, const options&) { no_cuda(); }
+DETRED_CUDA_SCAN_PIECES(double, double)
+DETRED_CUDA_SCAN_PIECES(float, float)
+DETRED_CUDA_SCAN_PIECES(float16, float)
+DETRED_CUDA_SCAN_PIECES(bfloat16, float)
+#undef DETRED_CUDA_SCAN_PIECES
 #define DETRED_CUDA_RMS_NORM_ROWS(T, A)                                                                              \
   void rms_norm_rows_async(matrix_view<T>, std::span<const T>, double, std::span<T>, std::span<A>, const options&) { \
     no_cuda();                                                                                                       \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The front door of the scans: argument checks, then the backend's scan through its seam (lib/core/backend_seam.hpp):
 // the CPU's (lib/scan/cpu_scans.cpp), or, with backend::cuda, the GPU's scans of the arrays staged in device memory
-// (lib/cuda/scan_api.cpp). The pieces' calls (cumsum_totals, cumsum_piece) are the CPU's only.
+// (lib/cuda/scan_api.cpp). The pieces' calls (cumsum_totals, cumsum_piece) of host arrays run on the CPU.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +12,7 @@
 
 #include "api/backends.hpp"
 #include "core/batch_checks.hpp"
+#include "core/scan_totals.hpp"
 #include "core/scan_types.hpp"
 #include "core/validate.hpp"
 #include "cpu/isa_selection.hpp"
@@ -77,43 +78,33 @@ void scan_axis(matrix_view<T> a, int axis, std::span<T> y, const options& opt) {
   entry_of<T>(seam_for(b).scan_axis, b, what)(&a, axis, y.data(), y.size(), opt);
 }
 
-/// The pieces' calls run on the CPU only (the catalogue lists no other backend for them): the CPU's run options.
+/// The host pieces run on the CPU; those of device memory are detred::cuda's (the catalogue lists both backends for
+/// the call shape, so backend::cuda is refused here by name rather than by the catalogue).
+void refuse_device_backend(const options& opt, const char* what, const char* device_call) {
+  if (opt.backend == backend::cuda) {
+    throw error(std::string(what) + ": host arrays are scanned in pieces on the CPU; for pieces in GPU memory call " +
+                device_call + " (detred/cuda_scan.hpp)");
+  }
+}
+
+/// The CPU's run options of the pieces' calls.
 cpu::run_options cpu_run_options(const options& opt) {
   cpu::resolve(opt.isa);
   return {.threads = opt.threads, .instruction_set = opt.isa};
 }
 
-template <class Op, class T>
-typename Op::state state_of(const scan_total<T>& t) {
-  if constexpr (std::is_same_v<typename Op::state, T>) {
-    return t.sum;
-  } else {
-    return {t.sum, t.correction};
-  }
-}
-template <class Op, class T>
-scan_total<T> total_of(const typename Op::state& s) {
-  if constexpr (std::is_same_v<typename Op::state, T>) {
-    return {s, T(-0.0)};
-  } else {
-    return {s.sum, s.correction};
-  }
-}
-
 template <class In, class T>
 void totals_checked(std::span<const In> piece, std::span<scan_total<T>> totals, const options& opt) {
   const char* what = "detred::cumsum_totals";
+  refuse_device_backend(opt, what, "detred::cuda::cumsum_totals");
   checked<In>(opt, false, call_shape::partial_state, what);
   const cpu::run_options how = cpu_run_options(opt);
   const std::uint64_t m = order::leaf_count<T>(piece.size());
-  if (totals.size() != m) {
-    throw error(std::string(what) + ": the totals span holds " + std::to_string(totals.size()) + " entries, the " +
-                std::to_string(piece.size()) + " elements have " + std::to_string(m) + " leaves");
-  }
+  scan_checks::check_totals(piece.size(), m, totals.size(), what);
   const auto run = [&]<class Op>() {
     std::vector<typename Op::state> states(m);
     cpu::scan_totals<Op>(piece.data(), piece.size(), states.data(), how);
-    for (std::uint64_t b = 0; b < m; ++b) totals[b] = total_of<Op, T>(states[b]);
+    for (std::uint64_t b = 0; b < m; ++b) totals[b] = scan_totals::total_of<Op, T>(states[b]);
   };
   if (opt.mode == mode::compensated) {
     run.template operator()<order::scan_op<In, order::compensated_sums>>();
@@ -126,12 +117,13 @@ template <class In, class T>
 void piece_checked(std::span<const In> piece, std::span<const scan_total<T>> before, std::span<T> y,
                    const options& opt) {
   const char* what = "detred::cumsum_piece";
+  refuse_device_backend(opt, what, "detred::cuda::cumsum_piece");
   checked<In>(opt, false, call_shape::partial_state, what);
   const cpu::run_options how = cpu_run_options(opt);
   check_buffers(piece.data(), piece.size(), y.data(), y.size(), what);
   const auto run = [&]<class Op>() {
     std::vector<typename Op::state> states(before.size());
-    for (std::uint64_t b = 0; b < before.size(); ++b) states[b] = state_of<Op, T>(before[b]);
+    for (std::uint64_t b = 0; b < before.size(); ++b) states[b] = scan_totals::state_of<Op, T>(before[b]);
     cpu::scan<Op>(piece.data(), piece.size(), y.data(), false, how, states);
   };
   if (opt.mode == mode::compensated) {

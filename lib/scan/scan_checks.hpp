@@ -38,6 +38,14 @@ void check_buffers(const In* x, std::uint64_t nx, const Out* y, std::uint64_t ny
   check_overlap(x, nx, y, ny, what);
 }
 
+/// The totals of a scan piece (cumsum_totals): one per leaf of its `n` elements (`leaves` of them).
+inline void check_totals(std::uint64_t n, std::uint64_t leaves, std::uint64_t entries, const char* what) {
+  if (entries != leaves) {
+    throw error(std::string(what) + ": the totals span holds " + std::to_string(entries) + " entries, the " +
+                std::to_string(n) + " elements have " + std::to_string(leaves) + " leaves");
+  }
+}
+
 /// The outputs of a scan along an axis: y holds rows x cols elements packed in a's layout, and is a.data itself
 /// (a packed matrix scanned in place) or does not overlap the matrix.
 template <class T>

@@ -48,23 +48,6 @@ std::vector<std::uint64_t> gpu_scan_sizes() {
   return {s.begin(), s.end()};
 }
 
-template <class T>
-void upload(const std::vector<T>& host, T* device) {
-  if (!host.empty()) {
-    ASSERT_EQ(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-  }
-}
-
-template <class T>
-std::vector<T> download(const T* device, std::uint64_t n) {
-  std::vector<T> host(n);
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  if (n > 0) {
-    EXPECT_EQ(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-  }
-  return host;
-}
-
 template <class Y>
 void expect_same_bits(const std::vector<Y>& got, const std::vector<Y>& expected, const std::string& what) {
   ASSERT_EQ(got.size(), expected.size()) << what;

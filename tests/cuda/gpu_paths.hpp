@@ -77,6 +77,25 @@ class device_array {
   std::uint64_t n_;
 };
 
+/// Host to device, n = host.size() elements.
+template <class T>
+void upload(const std::vector<T>& host, T* device) {
+  if (!host.empty()) {
+    ASSERT_EQ(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  }
+}
+
+/// Device to host, after the device has finished its work.
+template <class T>
+std::vector<T> download(const T* device, std::uint64_t n) {
+  std::vector<T> host(n);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  if (n > 0) {
+    EXPECT_EQ(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  }
+  return host;
+}
+
 /// Plans that spread the same tree differently: one leaf per block, wide and narrow blocks, the longest warp runs.
 inline const std::vector<std::pair<std::uint32_t, std::uint32_t>>& forced_plans() {
   static const std::vector<std::pair<std::uint32_t, std::uint32_t>> plans = {{1, 1}, {2, 4}, {1, 32}, {32, 32}, {4, 8}};
