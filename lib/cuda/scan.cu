@@ -14,8 +14,8 @@
 // roots of the perfect subtrees before it (order::leaf_offset), waiting for those not yet published. Arrays of 2D
 // leaves and more look ahead: block b first makes that publishing pass over leaf b + D (a prologue kernel over the
 // first D leaves), then forms O_b, whose totals and roots were published D tickets before, and reads leaf b again
-// for its outputs (from DRAM: Nsight Compute finds the first read gone from L2 by then; docs/scan.md). A block only waits for blocks with earlier tickets, which are already running, so the
-// waits always end. Lines (segments, matrix
+// for its outputs (from DRAM: Nsight Compute finds the first read gone from L2 by then; docs/scan.md). A block only
+// waits for blocks with earlier tickets, which are already running, so the waits always end. Lines (segments, matrix
 // rows): a line of at most 32 lanes is one leaf with offset the identity, and a warp scans as many such lines at
 // once as their lanes fit in its 32 threads (scan_short_lines, in which the Kogge-Stone levels at and above 32
 // change no lane below 32), through shared memory where they tile one range of x; a longer line takes a block that
@@ -59,11 +59,11 @@ __device__ __forceinline__ S shuffle_up(S v, unsigned d) {
 /// D of the look-ahead (scan_leaves): the first pass over a leaf runs D tickets before its outputs are written, so
 /// the totals and roots that an offset needs are there when it is formed. The second read of the leaf (16 KiB) was
 /// meant to hit the second-level cache (D leaves of reads and writes, 32 MiB, in its 50 MB); Nsight Compute shows it
-/// does not (2^28 floats: 2.1 GB read from DRAM, 2 % of the reads hit L2), so the scan moves 3n elements. H100, against CUB's
-/// InclusiveSum in the same run, tree / compensated: 2^28 floats 0.66 / 0.62 (D = 0: one pass, each leaf publishing
-/// its total after its own load) -> 0.69 / 0.65 (D = 256), 0.70 / 0.66 (512), 0.70 / 0.68 (1024); 2^27 doubles
-/// 0.59 / 0.57 -> 0.63 / 0.58, 0.65 / 0.60, 0.66 / 0.625 (docs/scan.md). Arrays of fewer than 2D leaves keep one
-/// pass: the prologue would be most of the work.
+/// does not (2^28 floats: 2.1 GB read from DRAM, 2 % of the reads hit L2), so the scan moves 3n elements. H100, against
+/// CUB's InclusiveSum in the same run, tree / compensated: 2^28 floats 0.66 / 0.62 (D = 0: one pass, each leaf
+/// publishing its total after its own load) -> 0.69 / 0.65 (D = 256), 0.70 / 0.66 (512), 0.70 / 0.68 (1024); 2^27
+/// doubles 0.59 / 0.57 -> 0.63 / 0.58, 0.65 / 0.60, 0.66 / 0.625 (docs/scan.md). Arrays of fewer than 2D leaves keep
+/// one pass: the prologue would be most of the work.
 inline constexpr std::uint64_t look_ahead = 1024;
 
 struct scan_book {
