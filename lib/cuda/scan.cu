@@ -530,8 +530,7 @@ void enqueue_scan(const typename Op::input* x, std::uint64_t n, typename Op::res
   auto& st = workspace_access::of(ws);
   const std::uint64_t leaves = order::leaf_count<typename Op::value>(n);
   if (leaves > 0x7fffffffu) throw error("detred::cuda::cumsum: " + std::to_string(n) + " elements are too many");
-  std::uint64_t nodes = 0;
-  for (int k = 0; k < 64 && (leaves >> k) != 0; ++k) nodes += leaves >> k;
+  const std::uint64_t nodes = tree_nodes(leaves);
   // The flags (zeroed once, then told apart by the call number) and the ticket counter.
   st.reserve_scan(16 + nodes * sizeof(unsigned), stream);
   if (++st.scan_call == 0) {

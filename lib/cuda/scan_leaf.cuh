@@ -309,12 +309,18 @@ __device__ __forceinline__ unsigned leaf_elements(std::uint64_t n, std::uint64_t
 }
 
 /// The leaf tree's perfect subtrees of a scan of `leaves` leaves, stored level by level: level k holds the
-/// leaves >> k roots of 2^k leaves each (level 0 the leaf totals).
-/// Index of node i of level k.
-__device__ __forceinline__ std::uint64_t node_index(std::uint64_t leaves, int k, std::uint64_t i) {
+/// leaves >> k roots of 2^k leaves each (level 0 the leaf totals). Index of node i of level k.
+__host__ __device__ __forceinline__ std::uint64_t node_index(std::uint64_t leaves, int k, std::uint64_t i) {
   std::uint64_t base = 0;
   for (int l = 0; l < k; ++l) base += leaves >> l;
   return base + i;
+}
+
+/// The nodes of every level of that tree.
+inline std::uint64_t tree_nodes(std::uint64_t leaves) {
+  int levels = 0;
+  while (levels < 64 && (leaves >> levels) != 0) ++levels;
+  return node_index(leaves, levels, 0);
 }
 
 }  // namespace detred::cuda::detail

@@ -121,10 +121,8 @@ void enqueue_scan_piece(const typename Op::input* x, std::uint64_t n, const scan
   if (own == 0) return;
   const unsigned grid = leaf_grid(own, "detred::cuda::cumsum_piece");
   const std::uint64_t leaves = m + own;
-  std::uint64_t nodes = 0;
-  for (int k = 0; k < 64 && (leaves >> k) != 0; ++k) nodes += leaves >> k;
   auto& st = workspace_access::of(ws);
-  st.reserve_partials(nodes * sizeof(S), stream);
+  st.reserve_partials(tree_nodes(leaves) * sizeof(S), stream);
   S* tree = static_cast<S*>(st.partials);
   if (m > 0) {
     piece_tree_before<Op><<<stride_blocks(m), 256, 0, stream>>>(before, m, tree);
@@ -132,12 +130,10 @@ void enqueue_scan_piece(const typename Op::input* x, std::uint64_t n, const scan
   }
   piece_leaf_totals<Op><<<grid, W, 0, stream>>>(x, n, nullptr, tree + m);
   check(cudaGetLastError(), "kernel launch (scan piece totals)");
-  std::uint64_t below = 0;  // where level k - 1 starts
   for (int k = 1; k < 64 && (leaves >> k) != 0; ++k) {
-    const std::uint64_t level = below + (leaves >> (k - 1));
-    piece_tree_level<Op><<<stride_blocks(leaves >> k), 256, 0, stream>>>(tree + below, tree + level, leaves >> k);
+    piece_tree_level<Op><<<stride_blocks(leaves >> k), 256, 0, stream>>>(tree + node_index(leaves, k - 1, 0),
+                                                                         tree + node_index(leaves, k, 0), leaves >> k);
     check(cudaGetLastError(), "kernel launch (scan piece tree)");
-    below = level;
   }
   piece_leaf_outputs<Op><<<grid, W, 0, stream>>>(x, n, tree, leaves, m, y);
   check(cudaGetLastError(), "kernel launch (scan piece outputs)");
