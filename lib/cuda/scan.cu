@@ -14,9 +14,10 @@
 // roots of the perfect subtrees before it (order::leaf_offset), waiting for those not yet published. Arrays of 2D
 // leaves and more look ahead: block b first makes that publishing pass over leaf b + D (a prologue kernel over the
 // first D leaves), then forms O_b, whose totals and roots were published D tickets before, and reads leaf b again
-// for its outputs (from DRAM: Nsight Compute finds the first read gone from L2 by then; docs/scan.md). A block only
-// waits for blocks with earlier tickets, which are already running, so the waits always end. Lines (segments, matrix
-// rows): a line of at most 32 lanes is one leaf with offset the identity, and a warp scans as many such lines at
+// for its outputs (from DRAM: Nsight Compute finds the first read gone from L2 by then; docs/scan.md), a read that
+// starts before the fold and ends after it, so that the fold's round trips to L2 hide it. A block only waits for
+// blocks with earlier tickets, which are already running, so the waits always end. Lines (segments, matrix rows): a
+// line of at most 32 lanes is one leaf with offset the identity, and a warp scans as many such lines at
 // once as their lanes fit in its 32 threads (scan_short_lines, in which the Kogge-Stone levels at and above 32
 // change no lane below 32), through shared memory where they tile one range of x; a longer line takes a block that
 // walks its leaves in order with order::subtree_stack (scan_long_lines). Every addition is the operator's
@@ -62,8 +63,11 @@ __device__ __forceinline__ S shuffle_up(S v, unsigned d) {
 /// does not (2^28 floats: 2.1 GB read from DRAM, 2 % of the reads hit L2), so the scan moves 3n elements. H100, against
 /// CUB's InclusiveSum in the same run, tree / compensated: 2^28 floats 0.66 / 0.62 (D = 0: one pass, each leaf
 /// publishing its total after its own load) -> 0.69 / 0.65 (D = 256), 0.70 / 0.66 (512), 0.70 / 0.68 (1024); 2^27
-/// doubles 0.59 / 0.57 -> 0.63 / 0.58, 0.65 / 0.60, 0.66 / 0.625 (docs/scan.md). Arrays of fewer than 2D leaves keep
-/// one pass: the prologue would be most of the work.
+/// doubles 0.59 / 0.57 -> 0.63 / 0.58, 0.65 / 0.60, 0.66 / 0.625 (docs/scan.md). A smaller D does bring the second
+/// read from L2 (D = 256: 31 % of the reads hit, 1.24 GB read), and then the offsets' inputs are late: a group's last
+/// leaf publishes the group's roots after waiting for the first passes of the other 31, which run beside it (the 99th
+/// percentile of that phase is 8x its mean), so below D = 1024 the fold waits (docs/scan.md has a block's phases).
+/// Arrays of fewer than 2D leaves keep one pass: the prologue would be most of the work.
 inline constexpr std::uint64_t look_ahead = 1024;
 
 struct scan_book {
@@ -170,7 +174,7 @@ __device__ __forceinline__ void publish_leaf(const typename Op::input* x, std::u
   using shape = scan_shape<Op>;
   using S = typename Op::state;
   const unsigned count = leaf_elements<Op>(n, f);
-  load_leaf<Op>(reinterpret_cast<const typename shape::raw*>(x) + f * shape::L, count, sh, j);
+  load_leaf<Op>(reinterpret_cast<const typename shape::raw*>(x) + f * shape::L, count, sh, j, l2_hint::evict_last);
   S total;
   block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
   if (j == 0) publish(book, node_index(book.leaves, 0, f), total);
@@ -217,9 +221,19 @@ __global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
     // Look-ahead: the first pass over leaf b + D (T_{b + D} and the roots it completes), then O_b, whose every
     // total and root the first passes of tickets b - D and before have published (scan_leaf_totals those of the
     // first D leaves); awaiting T_b as well tells that leaf b has been read, so its outputs may replace it.
+    // The second read of leaf b starts before warp 0 folds O_b and ends after: the fold's reads of the book take
+    // several round trips to L2 (H100, 2^28 floats: 5 us of a block's 22, the second read as long), and reading x_b
+    // early is safe, since only this block writes y_b.
     if (b + book.ahead < book.leaves) publish_leaf<Op>(x, n, book, b + book.ahead, sh, j);
-    if (j < warp_size) fold_leaf<Op, false, true>(book, b, j, total, true, sh);
-    load_leaf<Op>(reinterpret_cast<const raw*>(x) + start, count, sh, j);
+    if constexpr (can_stage_async<Op>) {
+      __syncthreads();  // every thread is done with the first pass's staged leaf
+      stage_leaf_async<Op>(reinterpret_cast<const raw*>(x) + start, count, sh, j, l2_hint::evict_first);
+      if (j < warp_size) fold_leaf<Op, false, true>(book, b, j, total, true, sh);
+      await_staged_leaf();
+    } else {
+      if (j < warp_size) fold_leaf<Op, false, true>(book, b, j, total, true, sh);
+      load_leaf<Op>(reinterpret_cast<const raw*>(x) + start, count, sh, j, l2_hint::evict_first);
+    }
     e = block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
   } else {
     load_leaf<Op>(reinterpret_cast<const raw*>(x) + start, count, sh, j);
@@ -232,7 +246,8 @@ __global__ void __launch_bounds__(scan_shape<Op>::W, scan_shape<Op>::min_blocks)
   }
   __syncthreads();
   const S empty = Op::template identity<typename Op::value>();
-  leaf_outputs<Op, Exclusive>(count, e, j, sh, y + start, start, b == 0, empty, overflow);
+  leaf_outputs<Op, Exclusive>(count, e, j, sh, y + start, start, b == 0, empty, overflow,
+                              book.ahead != 0 ? l2_hint::evict_first : l2_hint::normal);
   if (Exclusive && j == 0) static_cast<S*>(book.last)[b] = sh.last;
 }
 

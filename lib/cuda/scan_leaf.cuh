@@ -62,10 +62,45 @@ struct leaf_shared {
   __device__ Y* outputs() { return reinterpret_cast<Y*>(items + out_at); }
 };
 
+/// The second-level cache's eviction priority of a 16-byte access (PTX createpolicy and .L2::cache_hint). The
+/// one-array scan's look-ahead reads each leaf twice, D leaves apart: the first read is marked evict-last and the
+/// second read and the outputs evict-first, so that the reads in between are the last to leave L2 (scan.cu).
+enum class l2_hint : unsigned { normal, evict_last, evict_first };
+
+__device__ __forceinline__ unsigned long long l2_policy(l2_hint hint) {
+  unsigned long long policy;
+  if (hint == l2_hint::evict_last) {
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  } else {
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  }
+  return policy;
+}
+
+__device__ __forceinline__ uint4 load16(const void* p, l2_hint hint) {
+  if (hint == l2_hint::normal) return *static_cast<const uint4*>(p);
+  uint4 w;
+  asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=r"(w.x), "=r"(w.y), "=r"(w.z), "=r"(w.w)
+               : "l"(p), "l"(l2_policy(hint)));
+  return w;
+}
+
+__device__ __forceinline__ void store16(void* p, const uint4& w, l2_hint hint) {
+  if (hint == l2_hint::normal) {
+    *static_cast<uint4*>(p) = w;
+    return;
+  }
+  asm volatile("st.global.L2::cache_hint.v4.u32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z),
+               "r"(w.w), "l"(l2_policy(hint))
+               : "memory");
+}
+
 /// Stages the leaf x[0..count) in shared memory, coalesced; thread j then reads its lane, elements [32 j, 32 j + 32).
+/// The 16-byte loads of a whole aligned leaf carry `hint`.
 template <class Op>
 __device__ __forceinline__ void load_leaf(const typename scan_shape<Op>::raw* x, unsigned count, leaf_shared<Op>& sh,
-                                          unsigned j) {
+                                          unsigned j, l2_hint hint = l2_hint::normal) {
   using shape = scan_shape<Op>;
   using raw = typename shape::raw;
   auto* items = sh.inputs();
@@ -75,7 +110,7 @@ __device__ __forceinline__ void load_leaf(const typename scan_shape<Op>::raw* x,
 #pragma unroll
     for (unsigned s = 0; s < shape::R / P; ++s) {
       const unsigned c = j + s * shape::W;
-      const uint4 w = *reinterpret_cast<const uint4*>(x + c * P);
+      const uint4 w = load16(x + c * P, hint);
       raw e[P];
       memcpy(e, &w, sizeof w);
 #pragma unroll
@@ -87,6 +122,42 @@ __device__ __forceinline__ void load_leaf(const typename scan_shape<Op>::raw* x,
   } else {
     for (unsigned i = j; i < count; i += shape::W) items[padded_index(i)] = x[i];
   }
+  __syncthreads();
+}
+
+/// Whether a leaf of Op can be staged by stage_leaf_async: cp.async copies 4, 8 or 16 bytes, and the padded layout
+/// puts 16-byte chunks off their alignment, so elements of 4 and 8 bytes are copied one by one (16-bit ones are
+/// loaded by load_leaf).
+template <class Op>
+inline constexpr bool can_stage_async = sizeof(typename scan_shape<Op>::raw) == 4 ||
+                                        sizeof(typename scan_shape<Op>::raw) == 8;
+
+/// load_leaf's staging, asynchronous: starts the copies of x[0..count) into the padded buffer and returns at once,
+/// so that the block can wait for something else meanwhile; await_staged_leaf ends it. The buffer must be free.
+template <class Op>
+__device__ __forceinline__ void stage_leaf_async(const typename scan_shape<Op>::raw* x, unsigned count,
+                                                 leaf_shared<Op>& sh, unsigned j, l2_hint hint) {
+  using shape = scan_shape<Op>;
+  using raw = typename shape::raw;
+  static_assert(can_stage_async<Op>);
+  auto* items = sh.inputs();
+  const unsigned long long policy = hint == l2_hint::normal ? 0 : l2_policy(hint);
+  for (unsigned i = j; i < count; i += shape::W) {
+    const auto to = static_cast<unsigned>(__cvta_generic_to_shared(items + padded_index(i)));
+    if (hint == l2_hint::normal) {
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(x + i), "n"(sizeof(raw)) : "memory");
+    } else {
+      asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], %2, %3;" ::"r"(to), "l"(x + i),
+                   "n"(sizeof(raw)), "l"(policy)
+                   : "memory");
+    }
+  }
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+/// Waits for the block's stage_leaf_async copies; then every thread may read the staged leaf.
+__device__ __forceinline__ void await_staged_leaf() {
+  asm volatile("cp.async.wait_all;" ::: "memory");
   __syncthreads();
 }
 
@@ -238,12 +309,12 @@ __device__ __forceinline__ void report_overflow(overflow_record* r, std::uint64_
 /// The outputs of the staged leaf (count elements; positions index..index + count of the output array) from thread
 /// j's e[j] and the offset in sh.offset, staged in shared memory and stored to y[0..count). Exclusive: y[k + 1] is
 /// the inclusive output k, and y[0] gets `first` if write_first or is left to the caller. sh.last gets the leaf's
-/// last inclusive state.
+/// last inclusive state. The 16-byte stores of a whole aligned inclusive leaf carry `hint`.
 template <class Op, bool Exclusive>
 __device__ __forceinline__ void leaf_outputs(unsigned count, const typename Op::state& e, unsigned j,
                                              leaf_shared<Op>& sh, typename Op::result* y, std::uint64_t index,
                                              bool write_first, const typename Op::state& first,
-                                             overflow_record* overflow) {
+                                             overflow_record* overflow, l2_hint hint = l2_hint::normal) {
   using shape = scan_shape<Op>;
   using T = typename Op::value;
   using S = typename Op::state;
@@ -289,7 +360,7 @@ __device__ __forceinline__ void leaf_outputs(unsigned count, const typename Op::
       for (unsigned q = 0; q < P; ++q) e[q] = staged[padded_index(c * P + q)];
       uint4 w;
       memcpy(&w, e, sizeof w);
-      *reinterpret_cast<uint4*>(y + c * P) = w;
+      store16(y + c * P, w, hint);
     }
   } else if (count == shape::L) {
 #pragma unroll
