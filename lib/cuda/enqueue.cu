@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The host side of the kernels: picks the load path from the pointers' alignment and launches the passes.
-// The only translation unit with kernels, so each kernel is instantiated once per operator: 2 load paths for the
+// The only translation unit with the sums' kernels, so each is instantiated once per operator: 2 load paths for the
 // leaf pass, 1 folding pass.
 #include <atomic>
 #include <cstddef>
