@@ -77,22 +77,30 @@ __device__ __forceinline__ unsigned long long l2_policy(l2_hint hint) {
   return policy;
 }
 
-__device__ __forceinline__ uint4 load16(const void* p, l2_hint hint) {
+/// The policy operand of hinted accesses (0 for l2_hint::normal, which takes none): formed once per leaf, not per
+/// access (the compiler does not merge the asm statements).
+__device__ __forceinline__ unsigned long long l2_policy_of(l2_hint hint) {
+  return hint == l2_hint::normal ? 0 : l2_policy(hint);
+}
+
+/// A 16-byte load with `hint`, whose policy operand is l2_policy_of(hint).
+__device__ __forceinline__ uint4 load16(const void* p, l2_hint hint, unsigned long long policy) {
   if (hint == l2_hint::normal) return *static_cast<const uint4*>(p);
   uint4 w;
   asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
                : "=r"(w.x), "=r"(w.y), "=r"(w.z), "=r"(w.w)
-               : "l"(p), "l"(l2_policy(hint)));
+               : "l"(p), "l"(policy));
   return w;
 }
 
-__device__ __forceinline__ void store16(void* p, const uint4& w, l2_hint hint) {
+/// A 16-byte store with `hint`, whose policy operand is l2_policy_of(hint).
+__device__ __forceinline__ void store16(void* p, const uint4& w, l2_hint hint, unsigned long long policy) {
   if (hint == l2_hint::normal) {
     *static_cast<uint4*>(p) = w;
     return;
   }
   asm volatile("st.global.L2::cache_hint.v4.u32 [%0], {%1, %2, %3, %4}, %5;" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z),
-               "r"(w.w), "l"(l2_policy(hint))
+               "r"(w.w), "l"(policy)
                : "memory");
 }
 
@@ -107,10 +115,11 @@ __device__ __forceinline__ void load_leaf(const typename scan_shape<Op>::raw* x,
   if (count == shape::L && reinterpret_cast<std::uintptr_t>(x) % 16 == 0) {
     // 16-byte loads: thread j takes chunks j, j + W, ... of P elements (the padded stores meet no bank twice).
     constexpr unsigned P = 16 / sizeof(raw);
+    const unsigned long long policy = l2_policy_of(hint);
 #pragma unroll
     for (unsigned s = 0; s < shape::R / P; ++s) {
       const unsigned c = j + s * shape::W;
-      const uint4 w = load16(x + c * P, hint);
+      const uint4 w = load16(x + c * P, hint, policy);
       raw e[P];
       memcpy(e, &w, sizeof w);
 #pragma unroll
@@ -141,7 +150,7 @@ __device__ __forceinline__ void stage_leaf_async(const typename scan_shape<Op>::
   using raw = typename shape::raw;
   static_assert(can_stage_async<Op>);
   auto* items = sh.inputs();
-  const unsigned long long policy = hint == l2_hint::normal ? 0 : l2_policy(hint);
+  const unsigned long long policy = l2_policy_of(hint);
   for (unsigned i = j; i < count; i += shape::W) {
     const auto to = static_cast<unsigned>(__cvta_generic_to_shared(items + padded_index(i)));
     if (hint == l2_hint::normal) {
@@ -352,6 +361,7 @@ __device__ __forceinline__ void leaf_outputs(unsigned count, const typename Op::
     for (unsigned i = 1 + j; i < count; i += shape::W) y[i] = staged[padded_index(i - 1)];
   } else if (count == shape::L && reinterpret_cast<std::uintptr_t>(y) % 16 == 0) {
     constexpr unsigned P = 16 / sizeof(Y);
+    const unsigned long long policy = l2_policy_of(hint);
 #pragma unroll
     for (unsigned s = 0; s < shape::R / P; ++s) {
       const unsigned c = j + s * shape::W;
@@ -360,7 +370,7 @@ __device__ __forceinline__ void leaf_outputs(unsigned count, const typename Op::
       for (unsigned q = 0; q < P; ++q) e[q] = staged[padded_index(c * P + q)];
       uint4 w;
       memcpy(&w, e, sizeof w);
-      store16(y + c * P, w, hint);
+      store16(y + c * P, w, hint, policy);
     }
   } else if (count == shape::L) {
 #pragma unroll
