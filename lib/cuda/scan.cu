@@ -8,9 +8,9 @@
 // block stores coalesced.
 //
 // Offsets. One array (scan_leaves): one block per leaf, in the order the blocks start (a ticket), and one pass over
-// the data. Block b publishes its leaf total T_b, and the root of every perfect subtree of 32 leaves or more of the
-// order's leaf tree that its leaf completes (it waits for the left halves, published by earlier leaves); the smaller
-// subtrees, inside its group of 32 leaves, it folds itself from the published leaf totals. Then it takes O_b from the
+// the data. Block b publishes its leaf total T_b, and the root of every perfect subtree of a fold span (256 leaves) or
+// more of the order's leaf tree that its leaf completes (it waits for the left halves, published by earlier leaves);
+// the smaller subtrees, inside its span, warp 0 folds itself from the published leaf totals. Then it takes O_b from the
 // roots of the perfect subtrees before it (order::leaf_offset), waiting for those not yet published. Arrays of 2D
 // leaves and more look ahead: block b first makes that publishing pass over leaf b + D (a prologue kernel over the
 // first D leaves), then forms O_b, whose totals and roots were published D tickets before, and reads leaf b again
@@ -42,7 +42,7 @@
 namespace detred::cuda::detail {
 namespace {
 
-/// log2 of the warp size: the levels of the leaf tree that one warp folds from leaf totals (scan_leaves).
+/// log2 of the warp size: the levels of a fold span folded across the lanes of warp 0 (fold_leaf).
 inline constexpr unsigned warp_log2 = 5;
 static_assert(1u << warp_log2 == warp_size);
 
@@ -87,10 +87,9 @@ __device__ __forceinline__ void publish(const scan_book& book, std::uint64_t at,
   flag.store(book.call, ::cuda::memory_order_release);
 }
 
+/// Node `at`, once its flag has been seen published (and acquired): from L2, where the publisher's store went.
 template <class N>
-__device__ __forceinline__ N await_node(const scan_book& book, std::uint64_t at) {
-  ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(book.flags[at]);
-  while (flag.load(::cuda::memory_order_acquire) != book.call) __nanosleep(64);
+__device__ __forceinline__ N load_node(const scan_book& book, std::uint64_t at) {
   static_assert(sizeof(N) % 4 == 0);
   const unsigned* words = reinterpret_cast<const unsigned*>(static_cast<const N*>(book.nodes) + at);
   unsigned w[sizeof(N) / 4];
@@ -101,66 +100,113 @@ __device__ __forceinline__ N await_node(const scan_book& book, std::uint64_t at)
   return v;
 }
 
-/// Warp 0's share of leaf b: publishes the roots of the perfect subtrees that leaf b completes and puts O_b in
-/// sh.offset. Lane j < 32 takes leaf a + j of b's group of 32 [a, a + 32). `total` is T_b, or, where
-/// total_published, T_b is read from the book (its publication also tells that leaf b has been read: see
-/// scan_leaves).
+template <class N>
+__device__ __forceinline__ N await_node(const scan_book& book, std::uint64_t at) {
+  ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(book.flags[at]);
+  while (flag.load(::cuda::memory_order_acquire) != book.call) __nanosleep(64);
+  return load_node<N>(book, at);
+}
+
+/// Awaits the nodes first + i for the i < K where need[i], side by side: every flag is polled in each round, then one
+/// acquire fence orders the nodes' loads after the flags (one L2 round trip for the flags once all are there, one
+/// for the nodes, whatever K).
+template <class N, unsigned K>
+__device__ __forceinline__ void await_nodes(const scan_book& book, std::uint64_t first, const bool (&need)[K],
+                                            N (&out)[K]) {
+  bool ready[K];
+#pragma unroll
+  for (unsigned i = 0; i < K; ++i) ready[i] = !need[i];
+  for (;;) {
+    bool all = true;
+#pragma unroll
+    for (unsigned i = 0; i < K; ++i) {
+      if (!ready[i]) {
+        ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(book.flags[first + i]);
+        ready[i] = flag.load(::cuda::memory_order_relaxed) == book.call;
+      }
+      all = all && ready[i];
+    }
+    if (all) break;
+    __nanosleep(64);
+  }
+  ::cuda::atomic_thread_fence(::cuda::memory_order_acquire, ::cuda::thread_scope_device);
+#pragma unroll
+  for (unsigned i = 0; i < K; ++i) {
+    if (need[i]) out[i] = load_node<N>(book, first + i);
+  }
+}
+
+/// Warp 0's share of leaf b: publishes the roots of the perfect subtrees of a fold span (2^fold_log2<Op> leaves) and
+/// more that leaf b completes, and puts O_b in sh.offset. The subtrees smaller than a span that O_b folds lie inside
+/// b's span [a, a + span): they are folded here from the published leaf totals of [a, b], lane j taking
+/// span / 32 consecutive leaves; `total` is T_b, or, where total_published, T_b is read from the book (its publication
+/// also tells that leaf b has been read: see scan_leaves).
 template <class Op, bool PublishRoots, bool Offset>
 __device__ __forceinline__ void fold_leaf(const scan_book& book, std::uint64_t b, unsigned j,
                                           const typename Op::state& total, bool total_published, leaf_shared<Op>& sh) {
+  constexpr unsigned levels = fold_log2<Op>;
+  constexpr unsigned span = 1u << levels;
+  constexpr unsigned leaves_a_lane = span / warp_size;
+  constexpr unsigned lane_levels = levels - warp_log2;  // the span's levels folded inside one lane
+  static_assert(levels >= warp_log2 && levels < 32);
   using S = typename Op::state;
-  // The perfect subtrees of levels 1..5 that O_b folds or that leaf b completes lie inside b's group of 32 leaves
-  // [a, a + 32): they are folded here from the leaf totals of [a, b], which earlier leaves publish before they wait
-  // for anything (one wait, the lanes side by side). Waiting instead for such a subtree's root, published by the
-  // leaf that completes it after its own wait for its left half, chained up to five waits back to back within a
-  // few dozen leaves (H100: 66 % of the stalls at the block's barrier, behind warp 0). Lane l takes leaf a + l.
   const S empty_state = Op::template identity<typename Op::value>();
-  const std::uint64_t a = b & ~std::uint64_t{warp_size - 1};
+  const std::uint64_t a = b & ~std::uint64_t{span - 1};
   const auto own = static_cast<unsigned>(b - a);
-  S v = j < own || (j == own && total_published) ? await_node<S>(book, node_index(book.leaves, 0, a + j))
-                                                 : (j == own ? total : empty_state);
-  // Level k: lane l (a multiple of 2^k) joins the level k - 1 roots of lanes l and l + 2^(k-1), as the leaf tree
-  // does (order::merge of the left and right halves). A root whose leaves pass b is never read. low[k] takes the
-  // level-k node just before b's own level-k subtree, the one O_b folds where bit k of b is set.
-  S low[warp_log2];
-  low[0] = broadcast(v, own > 0 ? own - 1 : 0);
+  const unsigned first = j * leaves_a_lane;  // lane j's first leaf, from a
+  S w[leaves_a_lane];
+  bool need[leaves_a_lane];
 #pragma unroll
-  for (unsigned k = 1; k < warp_log2; ++k) {
-    const S right = shuffle_down(v, 1u << (k - 1));
-    if ((j & ((1u << k) - 1)) == 0) v = order::merge<Op>(v, right);
-    const std::uint64_t before = ((b >> k) > 0 ? (b >> k) - 1 : 0) << k;
-    low[k] = broadcast(v, before >= a ? static_cast<unsigned>(before - a) : 0);
+  for (unsigned i = 0; i < leaves_a_lane; ++i) {
+    need[i] = first + i < own || (first + i == own && total_published);
+    w[i] = first + i == own ? total : empty_state;
   }
-  S right = shuffle_down(v, warp_size / 2);
-  if (j == 0) v = order::merge<Op>(v, right);
-  // Levels 5 and up: leaf b completes the subtrees of levels 5..c (c the number of trailing one bits of b), each
-  // the level k - 1 subtree before b joined to the one ending at b, and publishes them before it waits for the
-  // higher subtrees O_b folds. Lane k >= 5 fetches the level-k root before b where bit k of b is set.
+  await_nodes(book, node_index(book.leaves, 0, a + first), need, w);
+  // Level k of the span: node i of level k joins nodes 2i and 2i + 1 of level k - 1, as the leaf tree does
+  // (order::merge of the left and right halves); a node whose leaves pass b is never read. sh.folded[k] takes the
+  // level-k node just before b's own level-k subtree, the one O_b folds where bit k of b is set. The levels below
+  // lane_levels are inside a lane (w), the others across lanes (v, lane l a multiple of 2^(k - lane_levels)).
+  const unsigned own_lane = own / leaves_a_lane;
+  const unsigned own_at = own % leaves_a_lane;
+#pragma unroll
+  for (unsigned k = 0; k < lane_levels; ++k) {
+#pragma unroll
+    for (unsigned i = 0; i + 1 < (leaves_a_lane >> k); ++i) {
+      if (j == own_lane && (own_at >> k) == i + 1 && ((b >> k) & 1) != 0) sh.folded[k] = w[i];
+    }
+#pragma unroll
+    for (unsigned i = 0; i < (leaves_a_lane >> (k + 1)); ++i) w[i] = order::merge<Op>(w[2 * i], w[2 * i + 1]);
+  }
+  S v = w[0];
+#pragma unroll
+  for (unsigned k = lane_levels; k < levels; ++k) {
+    if (((b >> k) & 1) != 0 && j == (own / (1u << k) - 1) * (1u << (k - lane_levels))) sh.folded[k] = v;
+    const S right = shuffle_down(v, 1u << (k - lane_levels));
+    if ((j & ((2u << (k - lane_levels)) - 1)) == 0) v = order::merge<Op>(v, right);
+  }
+  // Levels of a span and up: leaf b completes the subtrees of levels `levels`..c (c the number of trailing one bits
+  // of b), each the level k - 1 subtree before b joined to the one ending at b, and publishes them before it waits
+  // for the higher subtrees O_b folds. Lane k >= levels fetches the level-k root before b where bit k of b is set.
   const int c = __ffsll(static_cast<long long>(~b)) - 1;
   S held = empty_state;
-  if (static_cast<int>(j) >= static_cast<int>(warp_log2) && static_cast<int>(j) < c) {
+  if (static_cast<int>(j) >= static_cast<int>(levels) && static_cast<int>(j) < c) {
     held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
   }
-  if (PublishRoots && c >= static_cast<int>(warp_log2)) {
-    S root = broadcast(v, 0);  // the group's root: b is its last leaf
-    if (j == 0) publish(book, node_index(book.leaves, static_cast<int>(warp_log2), b >> warp_log2), root);
-    for (int k = warp_log2 + 1; k <= c; ++k) {
+  if (PublishRoots && c >= static_cast<int>(levels)) {
+    S root = broadcast(v, 0);  // the span's root: b is its last leaf
+    if (j == 0) publish(book, node_index(book.leaves, static_cast<int>(levels), b >> levels), root);
+    for (int k = levels + 1; k <= c; ++k) {
       root = order::merge<Op>(broadcast(held, static_cast<unsigned>(k - 1)), root);
       if (j == 0) publish(book, node_index(book.leaves, k, b >> k), root);
     }
   }
   if constexpr (Offset) {
-    if (static_cast<int>(j) > c && static_cast<int>(j) >= static_cast<int>(warp_log2) && ((b >> j) & 1) != 0) {
+    if (static_cast<int>(j) > c && static_cast<int>(j) >= static_cast<int>(levels) && ((b >> j) & 1) != 0) {
       held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
     }
+    __syncwarp();  // sh.folded
     const S offset = order::leaf_offset<Op>(b, [&](int k, std::uint64_t) {
-      if (k >= static_cast<int>(warp_log2)) return broadcast(held, static_cast<unsigned>(k));
-      S pick = low[0];
-#pragma unroll
-      for (unsigned q = 1; q < warp_log2; ++q) {
-        if (static_cast<unsigned>(k) == q) pick = low[q];
-      }
-      return pick;
+      return k >= static_cast<int>(levels) ? broadcast(held, static_cast<unsigned>(k)) : sh.folded[k];
     });
     if (j == 0) sh.offset = offset;
   }
@@ -178,7 +224,8 @@ __device__ __forceinline__ void publish_leaf(const typename Op::input* x, std::u
   S total;
   block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
   if (j == 0) publish(book, node_index(book.leaves, 0, f), total);
-  if (j < warp_size && (f & (warp_size - 1)) == warp_size - 1) fold_leaf<Op, true, false>(book, f, j, total, false, sh);
+  constexpr std::uint64_t span_end = (std::uint64_t{1} << fold_log2<Op>)-1;
+  if (j < warp_size && (f & span_end) == span_end) fold_leaf<Op, true, false>(book, f, j, total, false, sh);
 }
 
 /// The block that takes ticket t from counter `counter`: a block waits only for blocks with earlier tickets, which

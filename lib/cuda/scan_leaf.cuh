@@ -43,6 +43,16 @@ struct scan_shape {
 
 __device__ __forceinline__ unsigned padded_index(unsigned i) { return i + i / 32; }
 
+/// log2 of the leaves of a fold span: the perfect subtrees of up to 2^fold_log2 leaves that an offset needs, and the
+/// roots that the last leaf of a span publishes, are folded by warp 0 from the published leaf totals of the span (a
+/// lane taking 2^(fold_log2 - 5) consecutive leaves, its loads side by side); only roots of whole spans and above are
+/// published and awaited. Spans of 32 leaves (one leaf a lane) left each span's last leaf waiting, in its first
+/// pass, for the first passes of the other 31, which run beside it; every later offset needed that root, so the
+/// look-ahead had to span the resident blocks (D = 1024, and the second read from DRAM). With 256 leaves a span the
+/// roots an offset awaits were published at least a span of tickets before (docs/scan.md).
+template <class Op>
+inline constexpr unsigned fold_log2 = 8;
+
 template <class Op>
 struct leaf_shared {
   using sh = scan_shape<Op>;
@@ -55,7 +65,9 @@ struct leaf_shared {
   alignas(16) unsigned char items[out_at + sh::padded * sizeof(Y)];
   typename sh::S lanes[sh::W];  ///< the lane scan's levels
   typename sh::S offset;        ///< O_b
-  typename sh::S last;          ///< the leaf's last inclusive state
+  typename sh::S
+      folded[fold_log2<Op>];  ///< scan.cu's fold_leaf: the span's level-k node before the leaf, if it folds one
+  typename sh::S last;        ///< the leaf's last inclusive state
   unsigned ticket;
 
   __device__ raw* inputs() { return reinterpret_cast<raw*>(items); }
