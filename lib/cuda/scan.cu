@@ -58,17 +58,14 @@ __device__ __forceinline__ S shuffle_up(S v, unsigned d) {
 // ---- one array: one pass, offsets from the perfect subtrees published by earlier leaves -------------------------
 
 /// D of the look-ahead (scan_leaves): the first pass over a leaf runs D tickets before its outputs are written, so
-/// the totals and roots that an offset needs are there when it is formed. The second read of the leaf (16 KiB) was
-/// meant to hit the second-level cache (D leaves of reads and writes, 32 MiB, in its 50 MB); Nsight Compute shows it
-/// does not (2^28 floats: 2.1 GB read from DRAM, 2 % of the reads hit L2), so the scan moves 3n elements. H100, against
-/// CUB's InclusiveSum in the same run, tree / compensated: 2^28 floats 0.66 / 0.62 (D = 0: one pass, each leaf
-/// publishing its total after its own load) -> 0.69 / 0.65 (D = 256), 0.70 / 0.66 (512), 0.70 / 0.68 (1024); 2^27
-/// doubles 0.59 / 0.57 -> 0.63 / 0.58, 0.65 / 0.60, 0.66 / 0.625 (docs/scan.md). A smaller D does bring the second
-/// read from L2 (D = 256: 31 % of the reads hit, 1.24 GB read), and then the offsets' inputs are late: a group's last
-/// leaf publishes the group's roots after waiting for the first passes of the other 31, which run beside it (the 99th
-/// percentile of that phase is 8x its mean), so below D = 1024 the fold waits (docs/scan.md has a block's phases).
-/// Arrays of fewer than 2D leaves keep one pass: the prologue would be most of the work.
-inline constexpr std::uint64_t look_ahead = 1024;
+/// the totals and roots that an offset needs are there when it is formed. With a group of 32 leaves folded by warp 0
+/// (before the 256-leaf spans), each group's last leaf published the group's root after waiting for the first passes
+/// of the other 31, which run beside it, so D had to span the blocks resident at once (D = 1024: 0.70 / 0.66x CUB's
+/// InclusiveSum for 2^28 floats / 2^27 doubles, tree, H100), and the second read of each leaf came from DRAM (2 % of
+/// the reads hit L2). With the spans, H200, tree, against CUB in the same run: D = 1024 0.85 / 0.75, D = 512
+/// 0.885 / 0.77, D = 256 0.725 / 0.65 (docs/scan.md). Arrays of fewer than 2D leaves keep one pass: the prologue
+/// would be most of the work.
+inline constexpr std::uint64_t look_ahead = 512;
 
 struct scan_book {
   unsigned* tickets;  ///< zero between calls

@@ -44,7 +44,8 @@ std::vector<std::uint64_t> gpu_scan_sizes() {
   for (std::uint64_t leaves : {3, 4, 7, 8, 9, 16, 33, 64, 255, 256, 257, 512, 513, 1025}) {
     s.insert({leaves * L - 1, leaves * L, leaves * L + 1});
   }
-  s.insert({2047 * L + 1, 2048 * L, 2048 * L + 1});
+  constexpr std::uint64_t look_ahead = 512;  // lib/cuda/scan.cu's D: arrays of 2D leaves and more look ahead
+  s.insert({(2 * look_ahead - 1) * L, (2 * look_ahead - 1) * L + 1, 2 * look_ahead * L + 1, 2048 * L + 1});
   return {s.begin(), s.end()};
 }
 
