@@ -14,9 +14,9 @@
 // roots of the perfect subtrees before it (order::leaf_offset), waiting for those not yet published. Arrays of 2D
 // leaves and more look ahead: block b first makes that publishing pass over leaf b + D (a prologue kernel over the
 // first D leaves), then forms O_b, whose totals and roots were published D tickets before, and reads leaf b again
-// for its outputs (from DRAM: Nsight Compute finds the first read gone from L2 by then; docs/scan.md), a read that
-// starts before the fold and ends after it, so that the fold's round trips to L2 hide it. A block only waits for
-// blocks with earlier tickets, which are already running, so the waits always end. Lines (segments, matrix rows): a
+// for its outputs (at D = 1024 from DRAM: Nsight Compute found the first read gone from L2 by then; docs/scan.md), a
+// read that starts before the fold and ends after it, so that the fold's round trips to L2 hide it. A block only waits
+// for blocks with earlier tickets, which are already running, so the waits always end. Lines (segments, matrix rows): a
 // line of at most 32 lanes is one leaf with offset the identity, and a warp scans as many such lines at
 // once as their lanes fit in its 32 threads (scan_short_lines, in which the Kogge-Stone levels at and above 32
 // change no lane below 32), through shared memory where they tile one range of x; a longer line takes a block that
@@ -58,7 +58,7 @@ __device__ __forceinline__ S shuffle_up(S v, unsigned d) {
 // ---- one array: one pass, offsets from the perfect subtrees published by earlier leaves -------------------------
 
 /// D of the look-ahead (scan_leaves): the first pass over a leaf runs D tickets before its outputs are written, so
-/// the totals and roots that an offset needs are there when it is formed. With a group of 32 leaves folded by warp 0
+/// the totals and roots that an offset needs are there when it is formed. With spans of 32 leaves folded by warp 0
 /// (before the 256-leaf spans), each group's last leaf published the group's root after waiting for the first passes
 /// of the other 31, which run beside it, so D had to span the blocks resident at once (D = 1024: 0.70 / 0.66x CUB's
 /// InclusiveSum for 2^28 floats / 2^27 doubles, tree, H100), and the second read of each leaf came from DRAM (2 % of
@@ -209,8 +209,8 @@ __device__ __forceinline__ void fold_leaf(const scan_book& book, std::uint64_t b
   }
 }
 
-/// The look-ahead's first pass over leaf f: its total T_f, published, and where f ends a group of 32 leaves, the
-/// roots of the perfect subtrees it completes (fold_leaf). Waits only for leaves before f.
+/// The look-ahead's first pass over leaf f: its total T_f, published, and where f ends a fold span, the roots of the
+/// perfect subtrees it completes (fold_leaf). Waits only for leaves before f.
 template <class Op>
 __device__ __forceinline__ void publish_leaf(const typename Op::input* x, std::uint64_t n, const scan_book& book,
                                              std::uint64_t f, leaf_shared<Op>& sh, unsigned j) {
