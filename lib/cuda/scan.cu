@@ -221,8 +221,8 @@ __device__ __forceinline__ void publish_leaf(const typename Op::input* x, std::u
   S total;
   block_lane_scan<Op>(staged_lane_sum<Op>(sh, j, lane_live<Op>(count, j)), j, sh, total);
   if (j == 0) publish(book, node_index(book.leaves, 0, f), total);
-  constexpr std::uint64_t span_end = (std::uint64_t{1} << fold_log2<Op>)-1;
-  if (j < warp_size && (f & span_end) == span_end) fold_leaf<Op, true, false>(book, f, j, total, false, sh);
+  constexpr std::uint64_t span = std::uint64_t{1} << fold_log2<Op>;
+  if (j < warp_size && (f & (span - 1)) == span - 1) fold_leaf<Op, true, false>(book, f, j, total, false, sh);
 }
 
 /// The block that takes ticket t from counter `counter`: a block waits only for blocks with earlier tickets, which
