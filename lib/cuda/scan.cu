@@ -57,16 +57,6 @@ __device__ __forceinline__ S shuffle_up(S v, unsigned d) {
 
 // ---- one array: one pass, offsets from the perfect subtrees published by earlier leaves -------------------------
 
-/// D of the look-ahead (scan_leaves): the first pass over a leaf runs D tickets before its outputs are written, so
-/// the totals and roots that an offset needs are there when it is formed. With spans of 32 leaves folded by warp 0
-/// (before the 256-leaf spans), each group's last leaf published the group's root after waiting for the first passes
-/// of the other 31, which run beside it, so D had to span the blocks resident at once (D = 1024: 0.70 / 0.66x CUB's
-/// InclusiveSum for 2^28 floats / 2^27 doubles, tree, H100), and the second read of each leaf came from DRAM (2 % of
-/// the reads hit L2). With the spans, H200, tree, against CUB in the same run: D = 1024 0.85 / 0.75, D = 512
-/// 0.885 / 0.77, D = 256 0.725 / 0.65 (docs/scan.md). Arrays of fewer than 2D leaves keep one pass: the prologue
-/// would be most of the work.
-inline constexpr std::uint64_t look_ahead = 512;
-
 struct scan_book {
   unsigned* tickets;  ///< zero between calls
   unsigned* flags;    ///< flag of node at: == call once the node is published
@@ -605,7 +595,7 @@ void enqueue_scan(const typename Op::input* x, std::uint64_t n, typename Op::res
   book.last = static_cast<unsigned char*>(st.partials) + node_bytes;
   book.leaves = leaves;
   book.call = st.scan_call;
-  book.ahead = leaves >= 2 * look_ahead ? look_ahead : 0;
+  book.ahead = leaves >= 2 * scan_look_ahead ? scan_look_ahead : 0;
   if (book.ahead != 0) {
     scan_leaf_totals<Op><<<static_cast<unsigned>(book.ahead), shape::W, 0, stream>>>(x, n, book);
     check(cudaGetLastError(), "kernel launch (scan leaf totals)");

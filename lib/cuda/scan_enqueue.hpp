@@ -12,6 +12,16 @@
 
 namespace detred::cuda::detail {
 
+/// D of the one-array scan's look-ahead (scan.cu's scan_leaves): the first pass over a leaf runs D tickets before its
+/// outputs are written, so the totals and roots that an offset needs are there when it is formed. With spans of 32
+/// leaves folded by warp 0 (before the 256-leaf spans), each group's last leaf published the group's root after waiting
+/// for the first passes of the other 31, which run beside it, so D had to span the blocks resident at once (D = 1024:
+/// 0.70 / 0.66x CUB's InclusiveSum for 2^28 floats / 2^27 doubles, tree, H100), and the second read of each leaf came
+/// from DRAM (2 % of the reads hit L2). With the spans, H200, tree, against CUB in the same run: D = 1024 0.85 / 0.75,
+/// D = 512 0.885 / 0.77, D = 256 0.725 / 0.65 (docs/scan.md). Arrays of fewer than 2D leaves keep one pass: the
+/// prologue would be most of the work.
+inline constexpr std::uint64_t scan_look_ahead = 512;
+
 /// y[i] = output i of the scan of the device array x[0..n) with operator Op (order::scan_op of a floating-point
 /// input and a mode's policy, or integer_scan_op): inclusive, or exclusive (y[0] the empty sum, y[i] the inclusive
 /// output i - 1). y may equal x. One pass over the data: each leaf's block publishes its total and the roots of the

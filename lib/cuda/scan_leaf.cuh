@@ -64,11 +64,10 @@ struct leaf_shared {
   static constexpr bool in_place = sizeof(raw) == sizeof(Y);
   static constexpr unsigned out_at = in_place ? 0 : sh::padded * sizeof(raw);
   alignas(16) unsigned char items[out_at + sh::padded * sizeof(Y)];
-  typename sh::S lanes[sh::W];  ///< the lane scan's levels
-  typename sh::S offset;        ///< O_b
-  typename sh::S
-      folded[fold_log2<Op>];  ///< scan.cu's fold_leaf: the span's level-k node before the leaf, if it folds one
-  typename sh::S last;        ///< the leaf's last inclusive state
+  typename sh::S lanes[sh::W];           ///< the lane scan's levels
+  typename sh::S offset;                 ///< O_b
+  typename sh::S folded[fold_log2<Op>];  ///< fold_leaf (scan.cu): the span's level-k node before the leaf
+  typename sh::S last;                   ///< the leaf's last inclusive state
   unsigned ticket;
 
   __device__ raw* inputs() { return reinterpret_cast<raw*>(items); }

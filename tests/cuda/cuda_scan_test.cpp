@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include "cuda/scan_enqueue.hpp"
 #include "detred/cuda.hpp"
 #include "detred/detred.hpp"
 #include "detred/order/scan.hpp"
@@ -33,7 +34,7 @@ class GpuScanRules : public Gpu {};
 
 /// Sizes around every boundary of the scan order (a lane's 32 positions, W lanes, a leaf) and of the GPU's leaf
 /// tree (the perfect subtrees the leaves fold and publish: 2^k leaves +- 1, the fold's spans of 256 leaves among
-/// them), one of 1025 leaves, and the first sizes that look ahead (lib/cuda/scan.cu's look_ahead D: 2D leaves).
+/// them), one of 1025 leaves, and the first sizes that look ahead (2D leaves, D = scan_look_ahead).
 template <class T>
 std::vector<std::uint64_t> gpu_scan_sizes() {
   constexpr std::uint64_t W = order::lanes<T>;
@@ -44,8 +45,8 @@ std::vector<std::uint64_t> gpu_scan_sizes() {
   for (std::uint64_t leaves : {3, 4, 7, 8, 9, 16, 33, 64, 255, 256, 257, 512, 513, 1025}) {
     s.insert({leaves * L - 1, leaves * L, leaves * L + 1});
   }
-  constexpr std::uint64_t look_ahead = 512;  // lib/cuda/scan.cu's D: arrays of 2D leaves and more look ahead
-  s.insert({(2 * look_ahead - 1) * L, (2 * look_ahead - 1) * L + 1, 2 * look_ahead * L + 1, 2048 * L + 1});
+  constexpr std::uint64_t D = cuda::detail::scan_look_ahead;  // arrays of 2D leaves and more look ahead
+  s.insert({(2 * D - 1) * L, (2 * D - 1) * L + 1, 2 * D * L + 1, 2048 * L + 1});
   return {s.begin(), s.end()};
 }
 
