@@ -58,48 +58,68 @@ __device__ __forceinline__ S shuffle_up(S v, unsigned d) {
 // ---- one array: one pass, offsets from the perfect subtrees published by earlier leaves -------------------------
 
 struct scan_book {
-  unsigned* tickets;  ///< zero between calls
-  unsigned* flags;    ///< flag of node at: == call once the node is published
-  void* nodes;        ///< the leaf tree's perfect-subtree roots, level by level
-  void* last;         ///< exclusive scans: each leaf's last inclusive state
+  unsigned* tickets;               ///< zero between calls
+  unsigned long long* node_words;  ///< the leaf tree's perfect-subtree roots, level by level, in tagged words
+  void* last;                      ///< exclusive scans: each leaf's last inclusive state
   std::uint64_t leaves;
   std::uint64_t ahead;  ///< D: block b publishes T_{b + D} before it scans leaf b (0: T_b itself)
   unsigned call;
 };
 
+/// The book keeps a node in tagged words: each 4 bytes of the node in the low half of an 8-byte word whose high half
+/// is the call number. An aligned 8-byte access is single-copy atomic, so one load of a word both tells that its part
+/// of the node is published (by this call) and reads it: one round trip to L2 a node, where a flag beside the node
+/// took two (the flag, then, after an acquire fence, the node). Words of earlier calls carry smaller numbers, and a
+/// new book is zeroed (reserve_scan); the numbers start at 1.
 template <class N>
-__device__ __forceinline__ void publish(const scan_book& book, std::uint64_t at, const N& v) {
-  static_cast<N*>(book.nodes)[at] = v;
-  ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(book.flags[at]);
-  flag.store(book.call, ::cuda::memory_order_release);
+inline constexpr unsigned tagged_words = sizeof(N) / 4;
+
+template <class N>
+__device__ __forceinline__ ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> node_word(
+    const scan_book& book, std::uint64_t at, unsigned i) {
+  return ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device>(book.node_words[at * tagged_words<N> + i]);
 }
 
-/// Node `at`, once its flag has been seen published (and acquired): from L2, where the publisher's store went.
+/// Publishes node `at`. The release fence orders the block's reads of its leaf before the publication: a leaf total
+/// of the look-ahead's first pass tells the leaf's own block that its outputs may replace the leaf (scan_leaves).
 template <class N>
-__device__ __forceinline__ N load_node(const scan_book& book, std::uint64_t at) {
+__device__ __forceinline__ void publish(const scan_book& book, std::uint64_t at, const N& v) {
   static_assert(sizeof(N) % 4 == 0);
-  const unsigned* words = reinterpret_cast<const unsigned*>(static_cast<const N*>(book.nodes) + at);
-  unsigned w[sizeof(N) / 4];
+  unsigned w[tagged_words<N>];
+  memcpy(w, &v, sizeof v);
+  const unsigned long long tag = static_cast<unsigned long long>(book.call) << 32;
+  ::cuda::atomic_thread_fence(::cuda::memory_order_release, ::cuda::thread_scope_device);
 #pragma unroll
-  for (unsigned i = 0; i < sizeof(N) / 4; ++i) w[i] = __ldcg(words + i);
-  N v;
-  memcpy(&v, w, sizeof v);
-  return v;
+  for (unsigned i = 0; i < tagged_words<N>; ++i)
+    node_word<N>(book, at, i).store(tag | w[i], ::cuda::memory_order_relaxed);
+}
+
+/// One look at node `at`: whether every word of it is published by this call, and if so the node in `out`.
+template <class N>
+__device__ __forceinline__ bool try_load_node(const scan_book& book, std::uint64_t at, N& out) {
+  unsigned w[tagged_words<N>];
+  bool published = true;
+#pragma unroll
+  for (unsigned i = 0; i < tagged_words<N>; ++i) {
+    const unsigned long long word = node_word<N>(book, at, i).load(::cuda::memory_order_relaxed);
+    published = published && static_cast<unsigned>(word >> 32) == book.call;
+    w[i] = static_cast<unsigned>(word);
+  }
+  if (published) memcpy(&out, w, sizeof out);
+  return published;
 }
 
 template <class N>
 __device__ __forceinline__ N await_node(const scan_book& book, std::uint64_t at) {
-  ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(book.flags[at]);
-  while (flag.load(::cuda::memory_order_acquire) != book.call) __nanosleep(64);
-  return load_node<N>(book, at);
+  N v;
+  while (!try_load_node(book, at, v)) __nanosleep(64);
+  return v;
 }
 
-/// Awaits the nodes first + i for the i < K where need[i], side by side: every flag is polled in each round, then one
-/// acquire fence orders the nodes' loads after the flags (one L2 round trip for the flags once all are there, one
-/// for the nodes, whatever K).
-template <class N, unsigned K>
-__device__ __forceinline__ void await_nodes(const scan_book& book, std::uint64_t first, const bool (&need)[K],
-                                            N (&out)[K]) {
+/// Awaits the nodes at(i) for the i < K where need[i], side by side: each round loads every node still missing, so
+/// that the wait takes one round trip to L2 once all are there, whatever K.
+template <class N, unsigned K, class At>
+__device__ __forceinline__ void await_nodes(const scan_book& book, At at, const bool (&need)[K], N (&out)[K]) {
   bool ready[K];
 #pragma unroll
   for (unsigned i = 0; i < K; ++i) ready[i] = !need[i];
@@ -107,19 +127,11 @@ __device__ __forceinline__ void await_nodes(const scan_book& book, std::uint64_t
     bool all = true;
 #pragma unroll
     for (unsigned i = 0; i < K; ++i) {
-      if (!ready[i]) {
-        ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(book.flags[first + i]);
-        ready[i] = flag.load(::cuda::memory_order_relaxed) == book.call;
-      }
+      if (!ready[i]) ready[i] = try_load_node(book, at(i), out[i]);
       all = all && ready[i];
     }
-    if (all) break;
+    if (all) return;
     __nanosleep(64);
-  }
-  ::cuda::atomic_thread_fence(::cuda::memory_order_acquire, ::cuda::thread_scope_device);
-#pragma unroll
-  for (unsigned i = 0; i < K; ++i) {
-    if (need[i]) out[i] = load_node<N>(book, first + i);
   }
 }
 
@@ -141,14 +153,31 @@ __device__ __forceinline__ void fold_leaf(const scan_book& book, std::uint64_t b
   const std::uint64_t a = b & ~std::uint64_t{span - 1};
   const auto own = static_cast<unsigned>(b - a);
   const unsigned first = j * leaves_a_lane;  // lane j's first leaf, from a
-  S w[leaves_a_lane];
-  bool need[leaves_a_lane];
+  // Lane j >= levels also takes the level-j root before b where bit j of b is set: b's own roots of levels
+  // [levels, c) join it (c the number of trailing one bits of b), O_b folds those of levels above c. It is awaited
+  // with the leaf totals, in the same round trips, except where this leaf publishes roots and forms O_b: the roots
+  // above c are awaited after publishing, for the later leaves that wait for what it publishes.
+  const int c = __ffsll(static_cast<long long>(~b)) - 1;
+  constexpr bool publish_first = PublishRoots && Offset;
+  const bool root_bit = static_cast<int>(j) >= static_cast<int>(levels) && ((b >> j) & 1) != 0;
+  const bool root_now = root_bit && (static_cast<int>(j) < c || (Offset && !publish_first));
+  const std::uint64_t leaf_at = node_index(book.leaves, 0, a + first);
+  const std::uint64_t root_at = root_bit ? node_index(book.leaves, static_cast<int>(j), (b >> j) - 1) : 0;
+  S w[leaves_a_lane + 1];  // the lane's leaf totals, then its root
+  bool need[leaves_a_lane + 1];
 #pragma unroll
   for (unsigned i = 0; i < leaves_a_lane; ++i) {
     need[i] = first + i < own || (first + i == own && total_published);
     w[i] = first + i == own ? total : empty_state;
   }
-  await_nodes(book, node_index(book.leaves, 0, a + first), need, w);
+  need[leaves_a_lane] = root_now;
+  w[leaves_a_lane] = empty_state;
+  await_nodes(
+      book, [&](unsigned i) { return i < leaves_a_lane ? leaf_at + i : root_at; }, need, w);
+  S held = w[leaves_a_lane];
+  // T_b read from the book tells that leaf b's first pass is done reading it (publish's release fence): acquired
+  // here, before the block's outputs replace the leaf.
+  if (total_published) ::cuda::atomic_thread_fence(::cuda::memory_order_acquire, ::cuda::thread_scope_device);
   // Level k of the span: node i of level k joins nodes 2i and 2i + 1 of level k - 1, as the leaf tree does
   // (order::merge of the left and right halves); a node whose leaves pass b is never read. sh.folded[k] takes the
   // level-k node just before b's own level-k subtree, the one O_b folds where bit k of b is set. The levels below
@@ -171,14 +200,8 @@ __device__ __forceinline__ void fold_leaf(const scan_book& book, std::uint64_t b
     const S right = shuffle_down(v, 1u << (k - lane_levels));
     if ((j & ((2u << (k - lane_levels)) - 1)) == 0) v = order::merge<Op>(v, right);
   }
-  // Levels of a span and up: leaf b completes the subtrees of levels `levels`..c (c the number of trailing one bits
-  // of b), each the level k - 1 subtree before b joined to the one ending at b, and publishes them before it waits
-  // for the higher subtrees O_b folds. Lane k >= levels fetches the level-k root before b where bit k of b is set.
-  const int c = __ffsll(static_cast<long long>(~b)) - 1;
-  S held = empty_state;
-  if (static_cast<int>(j) >= static_cast<int>(levels) && static_cast<int>(j) < c) {
-    held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
-  }
+  // Levels of a span and up: leaf b completes the subtrees of levels `levels`..c, each the level k - 1 subtree
+  // before b (held by lane k - 1) joined to the one ending at b.
   if (PublishRoots && c >= static_cast<int>(levels)) {
     S root = broadcast(v, 0);  // the span's root: b is its last leaf
     if (j == 0) publish(book, node_index(book.leaves, static_cast<int>(levels), b >> levels), root);
@@ -188,9 +211,7 @@ __device__ __forceinline__ void fold_leaf(const scan_book& book, std::uint64_t b
     }
   }
   if constexpr (Offset) {
-    if (static_cast<int>(j) > c && static_cast<int>(j) >= static_cast<int>(levels) && ((b >> j) & 1) != 0) {
-      held = await_node<S>(book, node_index(book.leaves, static_cast<int>(j), (b >> j) - 1));
-    }
+    if (publish_first && root_bit && static_cast<int>(j) > c) held = await_node<S>(book, root_at);
     __syncwarp();  // sh.folded
     const S offset = order::leaf_offset<Op>(b, [&](int k, std::uint64_t) {
       return k >= static_cast<int>(levels) ? broadcast(held, static_cast<unsigned>(k)) : sh.folded[k];
@@ -567,8 +588,6 @@ __global__ void transpose_lines(const T* from, T* to, std::uint64_t length, std:
   }
 }
 
-std::uint64_t round16(std::uint64_t bytes) { return (bytes + 15) / 16 * 16; }
-
 }  // namespace
 
 template <class Op>
@@ -580,19 +599,17 @@ void enqueue_scan(const typename Op::input* x, std::uint64_t n, typename Op::res
   const std::uint64_t leaves = order::leaf_count<typename Op::value>(n);
   if (leaves > 0x7fffffffu) throw error("detred::cuda::cumsum: " + std::to_string(n) + " elements are too many");
   const std::uint64_t nodes = tree_nodes(leaves);
-  // The flags (zeroed once, then told apart by the call number) and the ticket counter.
-  st.reserve_scan(16 + nodes * sizeof(unsigned), stream);
+  // The ticket counters and the nodes in tagged words (zeroed once, then told apart by the call number).
+  st.reserve_scan(16 + nodes * tagged_words<typename shape::N> * sizeof(unsigned long long), stream);
   if (++st.scan_call == 0) {
-    check(cudaMemsetAsync(st.scan, 0, st.scan_bytes, stream), "cudaMemsetAsync (scan flags)");
+    check(cudaMemsetAsync(st.scan, 0, st.scan_bytes, stream), "cudaMemsetAsync (scan book)");
     st.scan_call = 1;
   }
-  const std::uint64_t node_bytes = round16(nodes * sizeof(typename shape::N));
-  st.reserve_partials(node_bytes + (exclusive ? leaves * sizeof(typename shape::S) : 0), stream);
+  if (exclusive) st.reserve_partials(leaves * sizeof(typename shape::S), stream);
   scan_book book{};
   book.tickets = static_cast<unsigned*>(st.scan);
-  book.flags = static_cast<unsigned*>(st.scan) + 4;
-  book.nodes = st.partials;
-  book.last = static_cast<unsigned char*>(st.partials) + node_bytes;
+  book.node_words = reinterpret_cast<unsigned long long*>(static_cast<unsigned char*>(st.scan) + 16);
+  book.last = st.partials;
   book.leaves = leaves;
   book.call = st.scan_call;
   book.ahead = leaves >= 2 * scan_look_ahead ? scan_look_ahead : 0;

@@ -50,9 +50,11 @@ __device__ __forceinline__ unsigned padded_index(unsigned i) { return i + i / 32
 /// inputs come sooner than with spans of 32 leaves (one leaf a lane), whose last leaf published the span's root after
 /// waiting for the first passes of the other 31, which run beside it: the look-ahead then had to span the blocks
 /// resident at once (D = 1024) and the second read of a leaf came from DRAM. 256 leaves: 0.70 -> 0.885x CUB's
-/// InclusiveSum for 2^28 floats, 0.66 -> 0.77 for 2^27 doubles, tree (docs/scan.md).
+/// InclusiveSum for 2^28 floats, 0.66 -> 0.77 for 2^27 doubles, tree (docs/scan.md). Nodes of more than 4 bytes
+/// where a thread has 42 registers (W = 128: compensated float and 16-bit states) take spans of 128 leaves: a lane's
+/// 8 + 1 nodes in flight at once, in tagged words (scan.cu's publish), would spill.
 template <class Op>
-inline constexpr unsigned fold_log2 = 8;
+inline constexpr unsigned fold_log2 = sizeof(order::node_of<Op>) > 4 && order::lanes<typename Op::value> == 128 ? 7 : 8;
 
 template <class Op>
 struct leaf_shared {
