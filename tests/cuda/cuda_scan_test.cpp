@@ -33,8 +33,8 @@ TYPED_TEST_SUITE(GpuScan, FloatTypes);
 class GpuScanRules : public Gpu {};
 
 /// Sizes around every boundary of the scan order (a lane's 32 positions, W lanes, a leaf) and of the GPU's leaf
-/// tree (the perfect subtrees the leaves fold and publish: 2^k leaves +- 1, the fold's spans of 256 leaves among
-/// them), one of 1025 leaves, and the first sizes that look ahead (2D leaves, D = scan_look_ahead).
+/// tree (the perfect subtrees the leaves fold and publish: 2^k leaves +- 1, the fold's spans of 128 and 256 leaves
+/// among them), one of 1025 leaves, and the first sizes that look ahead (2D leaves, D = scan_look_ahead).
 template <class T>
 std::vector<std::uint64_t> gpu_scan_sizes() {
   constexpr std::uint64_t W = order::lanes<T>;
@@ -42,7 +42,7 @@ std::vector<std::uint64_t> gpu_scan_sizes() {
   constexpr std::uint64_t R = order::scan_lane_length<T>;
   std::set<std::uint64_t> s = {0,     1,     2,     3, R - 1, R,         R + 1, 2 * R + 5, W - 1,        W,
                                W + 1, L - R, L - 1, L, L + 1, 2 * L - 1, 2 * L, 2 * L + 1, 3 * L + W + 1};
-  for (std::uint64_t leaves : {3, 4, 7, 8, 9, 16, 33, 64, 255, 256, 257, 512, 513, 1025}) {
+  for (std::uint64_t leaves : {3, 4, 7, 8, 9, 16, 33, 64, 127, 128, 129, 255, 256, 257, 512, 513, 1025}) {
     s.insert({leaves * L - 1, leaves * L, leaves * L + 1});
   }
   constexpr std::uint64_t D = cuda::detail::scan_look_ahead;  // arrays of 2D leaves and more look ahead
