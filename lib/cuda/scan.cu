@@ -66,6 +66,11 @@ struct scan_book {
   unsigned call;
 };
 
+/// The book's buffer (the workspace's scan buffer) starts with the ticket counters; the nodes follow. 16 bytes of
+/// counters keep node_words 16-byte aligned, as load_word_pair needs (the buffer itself comes from cudaMallocAsync).
+inline constexpr std::size_t book_ticket_bytes = 16;
+static_assert(book_ticket_bytes % 16 == 0);
+
 /// The book keeps a node in tagged words: each 4 bytes of the node in the low half of an 8-byte word whose high half
 /// is the call number. An aligned 8-byte access is single-copy atomic, so one load of a word both tells that its part
 /// of the node is published (by this call) and reads it: one round trip to L2 a node, where a flag beside the node
@@ -620,7 +625,7 @@ void enqueue_scan(const typename Op::input* x, std::uint64_t n, typename Op::res
   if (leaves > 0x7fffffffu) throw error("detred::cuda::cumsum: " + std::to_string(n) + " elements are too many");
   const std::uint64_t nodes = tree_nodes(leaves);
   // The ticket counters and the nodes in tagged words (zeroed once, then told apart by the call number).
-  st.reserve_scan(16 + nodes * tagged_words<typename shape::N> * sizeof(unsigned long long), stream);
+  st.reserve_scan(book_ticket_bytes + nodes * tagged_words<typename shape::N> * sizeof(unsigned long long), stream);
   if (++st.scan_call == 0) {
     check(cudaMemsetAsync(st.scan, 0, st.scan_bytes, stream), "cudaMemsetAsync (scan book)");
     st.scan_call = 1;
@@ -628,7 +633,7 @@ void enqueue_scan(const typename Op::input* x, std::uint64_t n, typename Op::res
   if (exclusive) st.reserve_partials(leaves * sizeof(typename shape::S), stream);
   scan_book book{};
   book.tickets = static_cast<unsigned*>(st.scan);
-  book.node_words = reinterpret_cast<unsigned long long*>(static_cast<unsigned char*>(st.scan) + 16);
+  book.node_words = reinterpret_cast<unsigned long long*>(static_cast<unsigned char*>(st.scan) + book_ticket_bytes);
   book.last = st.partials;
   book.leaves = leaves;
   book.call = st.scan_call;
