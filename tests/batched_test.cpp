@@ -2,6 +2,7 @@
 // The batched entry points on every CPU path: each result has the bits of the single-array call on its segment, row,
 // column or group alone, whatever the batch around it, its order, the layout, the instruction set or the thread
 // count; and the documented argument errors.
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <map>
@@ -613,6 +614,51 @@ TYPED_TEST(Batched, ShortColumnsOfSpecialValuesEqualTheSingleArrayCall) {
       }
     }
   }
+}
+
+/// The unrolled lane folds that a GPU thread runs over a strided line of few rows (order/trees.hpp; the lines of
+/// detred::nccl's column sums) give the root of the whole halving lane tree over W lanes, the lanes past the line's
+/// length holding the identity, as the strided pass forms it: for every length up to the array's size and every
+/// value class, bit for bit after finish.
+template <class Op, unsigned N>
+void expect_unrolled_folds_match_the_lane_tree() {
+  using V = typename Op::value;
+  using S = typename Op::state;
+  constexpr std::uint64_t W = order::lanes<V>;
+  for (values v : batch_classes()) {
+    const std::vector<typename Op::input> x = generate<typename Op::input>(v, N, 29);
+    for (std::uint64_t live = 1; live <= N; ++live) {
+      std::vector<S> tree(W, Op::template identity<V>());
+      S lanes[N];
+      for (unsigned q = 0; q < N; ++q) {
+        lanes[q] = Op::template identity<V>();
+        if (q < live) lanes[q] = tree[q] = Op::accumulate(Op::template identity<V>(), x[q]);
+      }
+      order::fold_lanes<Op>(tree.data(), W);
+      const auto expected = order::finish<Op>(order::to_node<Op>(tree[0], 0), live);
+      const std::string what = name(v) + ", " + std::to_string(live) + " of " + std::to_string(N) + " lanes";
+      S before_identity[N];
+      std::copy(std::begin(lanes), std::end(lanes), std::begin(before_identity));
+      order::fold_lanes_before_identity_unrolled<Op, W>(before_identity, live);
+      EXPECT_TRUE(same_bits(order::finish<Op>(order::to_node<Op>(before_identity[0], 0), live), expected))
+          << "fold_lanes_before_identity_unrolled, " << what;
+      if constexpr (order::neutral_identity<Op>) {
+        order::fold_live_lanes_unrolled<Op, W>(lanes, live);
+        EXPECT_TRUE(same_bits(order::finish<Op>(order::to_node<Op>(lanes[0], 0), live), expected))
+            << "fold_live_lanes_unrolled, " << what;
+      }
+    }
+  }
+}
+
+TYPED_TEST(Batched, UnrolledLaneFoldsOfShortLinesGiveTheLaneTreesRoot) {
+  using T = TypeParam;
+  expect_unrolled_folds_match_the_lane_tree<order::sum_tree<T>, 8>();
+  expect_unrolled_folds_match_the_lane_tree<order::sum_tree<T>, 32>();
+  expect_unrolled_folds_match_the_lane_tree<order::sum_compensated<T>, 8>();
+  expect_unrolled_folds_match_the_lane_tree<order::sum_compensated<T>, 32>();
+  expect_unrolled_folds_match_the_lane_tree<order::asum_op<T, order::compensated_sums>, 32>();
+  expect_unrolled_folds_match_the_lane_tree<order::sumsq_op<T, order::plain_sums>, 32>();
 }
 
 }  // namespace

@@ -17,8 +17,9 @@
 // that an invalid argument on any rank, or a mismatch between ranks, is a detred::error on every rank and never a
 // hang. A plan (below) makes that check once for calls that repeat with one length.
 //
-// Modes: tree and compensated for the floating-point types. Exact mode is refused with detred::error (the batched
-// CUDA calls that do the arithmetic do not offer it yet); integer sums are exact in every mode.
+// Modes: tree, compensated and exact for the floating-point types (exact: each element's sum correctly rounded, by
+// the batched CUDA calls' exact kernels; 16-bit elements: the float sum, then rounded once to the element type);
+// integer sums are exact in every mode.
 #pragma once
 
 #include <cstddef>

@@ -22,11 +22,6 @@ unsigned blocks_for(std::uint64_t count) {
 
 void check_launch(const char* what) { check_cuda(cudaGetLastError(), what); }
 
-__device__ float widen_one(std::uint16_t h, half_kind kind) {
-  if (kind == half_kind::bfloat16) return __uint_as_float(std::uint32_t{h} << 16);
-  return __half2float(__ushort_as_half(h));  // exact
-}
-
 __device__ std::uint16_t narrow_one(float f, half_kind kind) {
   const std::uint32_t u = __float_as_uint(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return kind == half_kind::bfloat16 ? 0x7fc0 : 0x7e00;  // NaN
@@ -37,13 +32,6 @@ __device__ std::uint16_t narrow_one(float f, half_kind kind) {
     return static_cast<std::uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
   }
   return __half_as_ushort(__float2half_rn(f));  // IEEE round to nearest even, subnormals and overflow included
-}
-
-__global__ void widen_kernel(const std::uint16_t* in, float* out, std::uint64_t count, half_kind kind) {
-  for (std::uint64_t k = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; k < count;
-       k += std::uint64_t{gridDim.x} * blockDim.x) {
-    out[k] = widen_one(in[k], kind);
-  }
 }
 
 __global__ void narrow_kernel(const float* in, std::uint16_t* out, std::uint64_t count, half_kind kind) {
@@ -69,12 +57,6 @@ __global__ void integer_sums_kernel(const In* matrix, std::uint64_t rows, std::u
 }
 
 }  // namespace
-
-void widen(const std::uint16_t* in, float* out, std::uint64_t count, half_kind kind, cudaStream_t stream) {
-  if (count == 0) return;
-  widen_kernel<<<blocks_for(count), threads_per_block, 0, stream>>>(in, out, count, kind);
-  check_launch("launch of the 16-bit widening kernel");
-}
 
 void narrow(const float* in, std::uint16_t* out, std::uint64_t count, half_kind kind, cudaStream_t stream) {
   if (count == 0) return;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The element-wise kernels of the collectives (kernels.cu): what detred::cuda's batched calls do not offer, the
-// 16-bit conversions around the float column sums and the exact integer column sums. Each is enqueued on `stream`.
+// rounding of the 16-bit types' float column sums and the exact integer column sums. Each is enqueued on `stream`.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +12,6 @@ namespace detred::nccl::detail {
 /// The 16-bit formats, as stored (their bits).
 enum class half_kind { float16, bfloat16 };
 
-/// out[k] = the exact float value of in[k], k < count.
-void widen(const std::uint16_t* in, float* out, std::uint64_t count, half_kind kind, cudaStream_t stream);
 /// out[k] = in[k] rounded to the 16-bit format (to nearest, ties to even; a NaN becomes the format's quiet NaN).
 void narrow(const float* in, std::uint16_t* out, std::uint64_t count, half_kind kind, cudaStream_t stream);
 

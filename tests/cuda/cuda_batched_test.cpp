@@ -345,6 +345,61 @@ TYPED_TEST(GpuBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   }
 }
 
+/// The row counts of the strided lines of few rows (short_strided_pass takes up to 32, 8 lanes a thread up to 8):
+/// around both limits, and the general strided pass just past them.
+const std::vector<std::uint64_t> few_rows{1, 2, 3, 7, 8, 9, 16, 31, 32, 33, 64, 65};
+
+/// Strided lines of few rows (columns of a row-major matrix, rows of a column-major one; the ranks' rows of
+/// detred::nccl's sums): every row count around the short path's limits, a column count that leaves a ragged last
+/// block, an aligned and a misaligned base, every value class with special values; sum and asum in tree and
+/// compensated mode, sumsq, mean, nrm2 and max, each line against the CPU's single-array call.
+TYPED_TEST(GpuBatched, StridedLinesOfFewRows) {
+  using T = TypeParam;
+  cuda::workspace ws;
+  const std::vector<values> classes{values::dynamic_range, values::ill_conditioned, values::subnormal,
+                                    values::signed_zeros,  values::with_nan,        values::with_both_infs};
+  for (std::uint64_t length : few_rows) {
+    for (std::uint64_t count : {std::uint64_t{1}, std::uint64_t{37}, std::uint64_t{4099}}) {
+      for (std::uint64_t first : {0, 1}) {
+        for (layout lay : {layout::row_major, layout::column_major}) {
+          const values v = classes[(length + count + first) % classes.size()];
+          const bool row_major = lay == layout::row_major;
+          const std::uint64_t rows = row_major ? length : count, cols = row_major ? count : length;
+          const std::uint64_t ld = count + first;
+          const std::vector<T> data = generate<T>(v, first + length * ld, length * 131 + count);
+          const on_device<T> d(data);
+          const matrix_view<T> host{data.data() + first, rows, cols, ld, lay};
+          const matrix_view<T> dev{d.array.data() + first, rows, cols, ld, lay};
+          const int axis = row_major ? 0 : 1;
+          const std::string what = std::to_string(count) + " lines of " + std::to_string(length) + ", first " +
+                                   std::to_string(first) + ", " + name(v);
+          expect_axis_sums(dev, host, axis, ws, what);
+          const auto line = [&](std::uint64_t j) { return line_of(host, axis, j); };
+          std::vector<T> r(count);
+          for (mode m : {mode::tree, mode::compensated}) {
+            reduce<operation::sumsq, T>(host, axis, std::span<T>(r), {.mode = m, .backend = backend::cuda});
+            expect_lines(
+                r, [&](std::uint64_t j) { return reduce<operation::sumsq>(std::span<const T>(line(j)), {.mode = m}); },
+                "sumsq " + what + " " + to_string(m));
+            reduce<operation::mean, T>(host, axis, std::span<T>(r), {.mode = m, .backend = backend::cuda});
+            expect_lines(
+                r, [&](std::uint64_t j) { return reduce<operation::mean>(std::span<const T>(line(j)), {.mode = m}); },
+                "mean " + what + " " + to_string(m));
+          }
+          nrm2(host, axis, std::span<T>(r), {.backend = backend::cuda});
+          expect_lines(
+              r, [&](std::uint64_t j) { return nrm2(std::span<const T>(line(j))); }, "nrm2 " + what);
+          device_array<T> out(count);
+          cuda::max_async(dev, axis, std::span<T>(out.data(), count), {.workspace = &ws});
+          expect_lines(
+              to_host(out, count), [&](std::uint64_t j) { return detred::max(std::span<const T>(line(j))); },
+              "max " + what);
+        }
+      }
+    }
+  }
+}
+
 /// Strided lines read by whole loads: leading dimensions that keep every row's chunk of adjacent lines aligned, lines
 /// of full leaves (one leaf alone is finalized by the leaf pass) and a ragged last one, a last tile of lines that
 /// ends inside a thread's chunk, and a base pointer one element in (no whole loads at all).
@@ -575,6 +630,34 @@ TYPED_TEST(GpuHalfBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
                 r, [&](std::uint64_t j) { return reduce<operation::sumsq>(std::span<const H>(line(j)), {.mode = m}); },
                 "host backend::cuda sumsq " + what + " " + to_string(m));
           }
+        }
+      }
+    }
+  }
+}
+
+/// The 16-bit strided lines of few rows (detred::nccl widens 16-bit elements and sums them as floats, but
+/// the batched calls take them directly): sums in every mode, each line against the CPU's single-array call.
+TYPED_TEST(GpuHalfBatched, StridedLinesOfFewRows) {
+  using H = TypeParam;
+  cuda::workspace ws;
+  for (std::uint64_t length : few_rows) {
+    for (std::uint64_t count : {std::uint64_t{5}, std::uint64_t{4099}}) {
+      for (std::uint64_t first : {0, 1}) {
+        const half_values v = first == 0 ? half_values::moderate : half_values::specials;
+        const std::vector<H> data = half_batch_values<H>(v, first + length * count, length * 17 + count);
+        const on_device<H> d(data);
+        const matrix_view<H> host{data.data() + first, length, count, count, layout::row_major};
+        const matrix_view<H> dev{d.array.data() + first, length, count, count, layout::row_major};
+        const std::string what = std::to_string(count) + " columns of " + std::to_string(length) + ", first " +
+                                 std::to_string(first) + " " + name(v);
+        const auto line = [&](std::uint64_t j) { return line_of(host, 0, j); };
+        device_array<float> out(count);
+        for (mode m : {mode::tree, mode::compensated, mode::exact}) {
+          cuda::sum_async(dev, 0, std::span<float>(out.data(), count), {.mode = m, .workspace = &ws});
+          expect_lines(
+              to_host(out, count), [&](std::uint64_t j) { return sum(std::span<const H>(line(j)), {.mode = m}); },
+              "sum " + what + " " + to_string(m));
         }
       }
     }

@@ -125,6 +125,41 @@ DETRED_HOST_DEVICE constexpr void fold_lanes_before_identity(S* values, std::uin
   }
 }
 
+/// fold_live_lanes over lanes [0, live), live <= N, held in an array whose every index is known at compile time once
+/// the loops unroll, so that a GPU thread keeps the lanes in registers (fold_live_lanes' runtime indices put them in
+/// local memory). The same joins in the same order; values[live..N) are not read.
+template <class Op, std::uint64_t Width, class S, unsigned N>
+DETRED_HOST_DEVICE constexpr void fold_live_lanes_unrolled(S (&values)[N], std::uint64_t live) {
+  static_assert(neutral_identity<Op>, "lanes without elements can be skipped only when the identity is neutral");
+  DETRED_UNROLL
+  for (std::uint64_t h = Width / 2; h >= 1; h /= 2) {
+    DETRED_UNROLL
+    for (unsigned j = 0; j < N; ++j) {
+      // j + h < N first: a constant once unrolled, it removes the joins no line of N lanes can make.
+      if (j + h < N && j < h && j + h < live) values[j] = Op::combine(values[j], values[j + h < N ? j + h : j]);
+    }
+    if (live > h) live = h;
+  }
+}
+
+/// fold_lanes_before_identity over lanes [0, live), 1 <= live <= N, held as in fold_live_lanes_unrolled: the same
+/// joins in the same order, the lanes at or past `live` computed, not read.
+template <class Op, std::uint64_t Width, class S, unsigned N>
+DETRED_HOST_DEVICE constexpr void fold_lanes_before_identity_unrolled(S (&values)[N], std::uint64_t live) {
+  S rest = Op::template identity<typename Op::value>();  // the state of every lane at or past `live`
+  DETRED_UNROLL
+  for (std::uint64_t h = Width / 2; h >= 1; h /= 2) {
+    DETRED_UNROLL
+    for (unsigned j = 0; j < N; ++j) {
+      if (j < h && j < live) {
+        values[j] = Op::combine(values[j], j + h < N && j + h < live ? values[j + h < N ? j + h : j] : rest);
+      }
+    }
+    rest = Op::combine(rest, rest);
+    if (live > h) live = h;
+  }
+}
+
 /// The left-perfect tree over the nodes v[0..count), count <= N, N a power of two, by pairing neighbours level by
 /// level (an unpaired last value moves up unchanged); the root lands in v[0]. After level l the live values are the
 /// roots of aligned blocks of 2^l values with one ragged last block: exactly the subtrees subtree_stack combines. Used
