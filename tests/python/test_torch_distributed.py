@@ -69,3 +69,49 @@ def compare_with_mpi(ranks: int, folder: Path) -> None:
         torch_bits = (folder / name).read_bytes()
         assert len(torch_bits) == n * torch.tensor([], dtype=dtype).element_size()
         assert (folder / f"mpi-{name}").read_bytes() == torch_bits, f"{dtype} {mode}: MPI and torch.distributed differ"
+
+
+GPU_RANKS = [1, 2, 3, 5, 8, 9, 16, 31, 32, 33, 64]
+
+
+def _block_with_specials(ranks: int, count: int, dtype: torch.dtype, seed: int) -> torch.Tensor:
+    """A ranks x count block of values of many magnitudes, about one element in 13 a special value of the dtype
+    (signed zeros, a subnormal, infinities, NaN, the largest finite values, whose sums overflow)."""
+    g = torch.Generator().manual_seed(seed)
+    exponents = torch.randint(-12, 12, (ranks, count), generator=g).double()
+    block = ((torch.rand(ranks, count, generator=g, dtype=torch.float64) * 2 - 1) * torch.exp2(exponents)).to(dtype)
+    info = torch.finfo(dtype)
+    specials = torch.tensor([0.0, -0.0, info.smallest_normal / 4, float("inf"), float("-inf"), float("nan"), info.max,
+                             -info.max], dtype=torch.float64).to(dtype)
+    where = torch.rand(ranks, count, generator=g) < 1 / 13
+    picks = torch.randint(0, len(specials), (ranks, count), generator=g)
+    block[where] = specials[picks[where]]
+    return block
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device for PyTorch")
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("mode", ["tree", "compensated", "exact"])
+def test_gpu_column_sums_have_the_host_bits(dtype: torch.dtype, mode: str) -> None:
+    """The column sums of CUDA tensors (the block's transpose summed by detred's GPU row sums) against the host's
+    detred.sum(block, axis=0), bit for bit, for rank counts around the GPU's short-line limits; a 16-bit NaN result
+    only as NaN (its bits are the conversion's: docs/torch.md)."""
+    import detred
+    import detred.torch.distributed as dd
+
+    if not detred.cuda_available():
+        pytest.skip("this detred has no usable CUDA backend")
+    for ranks in GPU_RANKS:
+        for count in [1, 7, 4099]:
+            block = _block_with_specials(ranks, count, dtype, seed=ranks * 10007 + count)
+            host = dd._column_sums(block, mode)
+            gpu = dd._column_sums(block.cuda(), mode).cpu()
+            what = f"{ranks} ranks, {count} columns, {dtype}, {mode}"
+            assert gpu.dtype == host.dtype and gpu.shape == host.shape, what
+            nan = torch.isnan(host)
+            assert torch.equal(torch.isnan(gpu), nan), what
+            bits = torch.int64 if dtype == torch.float64 else torch.int32 if dtype == torch.float32 else torch.int16
+            if dtype in (torch.float16, torch.bfloat16):
+                assert torch.equal(gpu.view(bits)[~nan], host.view(bits)[~nan]), what
+            else:
+                assert torch.equal(gpu.view(bits), host.view(bits)), what

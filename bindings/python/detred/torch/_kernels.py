@@ -121,13 +121,13 @@ def _cuda_stream_handle(device_index):
     return torch.cuda.current_stream(device_index).cuda_stream
 
 
-def _cuda_row_sums_into(matrix, rows, cols, out):
+def _cuda_row_sums_into(matrix, rows, cols, out, mode="tree"):
     """out (rows elements of the matrix's dtype; 16-bit floats: the float32 sum rounded once) = detred's sum of each
-    row of a contiguous CUDA tensor seen as rows x cols, enqueued on torch's current stream through the module's
-    short path (its data pointers, no DLPack exchange)."""
+    row of a contiguous CUDA tensor seen as rows x cols, in `mode`, enqueued on torch's current stream through the
+    module's short path (its data pointers, no DLPack exchange)."""
     device = matrix.get_device()
     _detred._cuda_row_sums(matrix.data_ptr(), rows, cols, _ROW_SUM_DTYPES[matrix.dtype], out.data_ptr(), device,
-                           _cuda_stream_handle(device))
+                           _cuda_stream_handle(device), mode)
     return out
 
 
