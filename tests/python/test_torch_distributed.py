@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""detred.torch.distributed over gloo on CPU tensors, with 2, 3 and 4 processes (torch_distributed_worker.py runs
+"""detred.torch.distributed over gloo on CPU tensors, with 1, 2, 3 and 4 processes (torch_distributed_worker.py runs
 the checks on each rank): the bits of detred.sum of the ranks' vectors in rank order, for every dtype, length and
 chunking; the all_gather fallback; errors on every rank for mismatched arguments; DDP with the hook giving the same
 parameters under every bucket size. Then, where detred_mpi is built (DETRED_MPI_ALLREDUCE names
@@ -23,7 +23,7 @@ if not torch.distributed.is_available() or not torch.distributed.is_gloo_availab
 WORKER = Path(__file__).with_name("torch_distributed_worker.py")
 
 
-@pytest.mark.parametrize("ranks", [2, 3, 4])
+@pytest.mark.parametrize("ranks", [1, 2, 3, 4])
 def test_ranks(ranks: int, tmp_path: Path) -> None:
     init = tmp_path / "rendezvous"
     env = dict(os.environ, OMP_NUM_THREADS="1", DETRED_TORCH_RESULTS=str(tmp_path))
