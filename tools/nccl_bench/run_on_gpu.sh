@@ -22,8 +22,10 @@ python=${PYTHON:-python3}
 jobs=$(nproc)
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
-# DEPS_PREFIX: Debian packages unpacked with dpkg -x (nlohmann-json3-dev, for the benchmark's JSON) on a machine
-# without them, as for tools/cuda_bench/run_on_gpu.sh.
+# DEPS_PREFIX: Debian packages unpacked with dpkg -x on a machine without them, as for tools/cuda_bench/run_on_gpu.sh:
+# nlohmann-json3-dev (the benchmark's JSON) and libdlpack-dev (the Python module). Not pybind11-dev where the Python
+# has pip's pybind11: the prefix's include folder comes before it, and Debian's older headers fail the build's
+# -Werror=shadow.
 if [ -n "${DEPS_PREFIX:-}" ]; then
   export CMAKE_PREFIX_PATH=$(cd "$DEPS_PREFIX" && pwd)/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
 fi
@@ -72,7 +74,7 @@ else
   status=1
 fi
 # The runs' logs in one file (few files come back from some machines).
-cat "$out"/check-*.log >"$out/check-all.log" && rm -f "$out"/check-*.log
+cat "$out"/check-*.log >"$out/checks.log" && rm -f "$out"/check-*.log
 
 echo "== benchmark (default NCCL settings)"
 "$bench" "$out/bench.json" 2>&1 | tee "$out/bench.md"
