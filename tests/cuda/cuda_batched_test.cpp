@@ -636,8 +636,8 @@ TYPED_TEST(GpuHalfBatched, EveryAxisAndLayoutEqualsTheSingleArrayCall) {
   }
 }
 
-/// The 16-bit strided lines of few rows (detred::nccl widens 16-bit elements and sums them as floats, but
-/// the batched calls take them directly): sums in every mode, each line against the CPU's single-array call.
+/// The 16-bit strided lines of few rows (detred::nccl sums its 16-bit blocks this way, widening each element as
+/// it is loaded): sums in every mode, each line against the CPU's single-array call.
 TYPED_TEST(GpuHalfBatched, StridedLinesOfFewRows) {
   using H = TypeParam;
   cuda::workspace ws;
