@@ -55,8 +55,8 @@ struct workspace_access;
 ///   - 56 bytes of errors the _async calls recorded for synchronize();
 ///   - for the scans (detred/cuda_scan.hpp): ready flags and the leaf tree's nodes, 16 to 56 bytes per leaf
 ///     (2048 or 4096 elements), grown to the largest scan so far, and the staging buffer for a matrix's columns;
-///   - for sum_rows of 16-bit floats on its batched path only (detred/cuda_norm_rows.hpp): the float sums before
-///     their rounding, 4 bytes a row of the largest such call.
+///   - for sum_rows and sum_columns of 16-bit floats on their batched paths only (detred/cuda_norm_rows.hpp): the
+///     float sums before their rounding, 4 bytes a line of the largest such call.
 /// device_bytes() reports the total. A workspace serves one call at a time: calls that may overlap (on different
 /// streams, or from different threads) each need their own. Moving it is allowed; copying is not.
 ///

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Row operations of a matrix in GPU memory whose outputs come in the element's own type, each row's statistic a
-// detred reduction: the forward of detred.torch's rms_norm (docs/torch.md) as one statistic pass and one
-// element-wise pass, and row sums rounded to a 16-bit element type in the kernel that computes them (torch.sum's
-// dtype rule). Included by detred/cuda.hpp; plain C++ (no CUDA header), like it.
+// Row and column operations of a matrix in GPU memory whose outputs come in the element's own type, each line's
+// statistic a detred reduction: the forward of detred.torch's rms_norm (docs/torch.md) as one statistic pass and one
+// element-wise pass, and row and column sums rounded to a 16-bit element type in the kernel that computes them
+// (torch.sum's dtype rule). Included by detred/cuda.hpp; plain C++ (no CUDA header), like it.
 //
 //   detred::cuda::rms_norm_rows_async(detred::matrix_view<detred::bfloat16>{d_x, rows, cols, cols},
 //                                     std::span<const detred::bfloat16>(d_w, cols), 1e-6,
@@ -25,10 +25,14 @@
 // mode::exact is refused. The _async call enqueues on opt.stream and returns; the other waits for opt.stream.
 //
 // sum_rows(x, sums): sums[k] = fl_T(s_k), s_k = detred::sum of row k in opt.mode (tree, compensated or exact),
-// computed in A as detred::cuda::sum(x, 1, ...) computes it (the same bits); fl_T rounds it once, to nearest even
-// (for float and double it changes nothing). For 16-bit T this is the sum and the rounding that would otherwise take
-// a second launch over the float results. sums holds rows elements; the arguments are checked as rms_norm_rows's
-// are; an empty row's sum is -0.0; a NaN sum's payload is not specified.
+// computed in A as detred::cuda::sum(x, 1, ...) computes it (the same bits); fl_T is detred::to_float16 or
+// to_bfloat16 (detred/number_types.hpp: to nearest even, a NaN sum the type's canonical NaN 0x7e00 or 0x7fc0; for
+// float and double it changes nothing). For 16-bit T this is the sum and the rounding that would otherwise take a
+// second launch over the float results. sums holds rows elements; the arguments are checked as rms_norm_rows's are;
+// an empty row's sum is -0.0.
+// sum_columns(x, sums): the same for the columns, sums[j] = fl_T(detred::sum of column j) as detred::cuda::sum(x, 0,
+// ...) computes it; sums holds cols elements, x is row-major. Columns of at most 32 elements in tree or compensated
+// mode are one kernel (detred::nccl's R x shard blocks are such matrices).
 #pragma once
 
 #include <span>
@@ -49,7 +53,9 @@ namespace detred::cuda {
   void rms_norm_rows(matrix_view<T> x, std::span<const T> weight, double eps, std::span<T> y, std::span<A> rstd,       \
                      const options& opt = {});                                                                         \
   void sum_rows_async(matrix_view<T> x, std::span<T> sums, const options& opt = {});                                   \
-  void sum_rows(matrix_view<T> x, std::span<T> sums, const options& opt = {});
+  void sum_rows(matrix_view<T> x, std::span<T> sums, const options& opt = {});                                         \
+  void sum_columns_async(matrix_view<T> x, std::span<T> sums, const options& opt = {});                                \
+  void sum_columns(matrix_view<T> x, std::span<T> sums, const options& opt = {});
 // The element types and their accumulation types, X(T, A) each (the library defines the calls with it too).
 #define DETRED_CUDA_NORM_ROW_TYPES(X) X(double, double) X(float, float) X(float16, float) X(bfloat16, float)
 DETRED_CUDA_NORM_ROW_TYPES(DETRED_CUDA_RMS_NORM_ROWS)

@@ -21,7 +21,8 @@
 // Strided lines (the columns of a row-major matrix): a block takes one leaf of 32 adjacent lines, one line per
 // thread of each warp, so every load of a warp reads 32 adjacent elements of one row. The warps split the lanes of
 // the leaf; the lane tree runs in registers for the levels within a thread and through shared memory for the levels
-// between warps. A fold kernel takes each line's leaf roots through its leaf tree.
+// between warps. A fold kernel takes each line's leaf roots through its leaf tree. Lines of at most 32 elements take
+// short_lines.cuh's pass instead: a thread a line.
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -39,6 +40,7 @@
 #include "pending_errors.hpp"
 #include "resident_blocks.cuh"
 #include "row_pass.cuh"
+#include "short_lines.cuh"
 #include "workspace_state.hpp"
 
 namespace detred::cuda::detail {
@@ -641,44 +643,6 @@ __global__ void __launch_bounds__(batch_block)
   }
 }
 
-/// True for the operators whose strided lines of at most short_strided_rows elements take short_strided_pass: one
-/// operand, and lane states of at most 16 bytes (a thread holds up to 32 of them).
-template <class Op>
-inline constexpr bool short_strided = Op::arity == 1 && sizeof(typename Op::state) <= 16;
-
-/// The longest strided line short_strided_pass takes: its threads hold a lane state per element.
-constexpr unsigned short_strided_rows = 32;
-
-/// Strided lines of at most N <= W elements (matrices of few rows: the ranks' rows that detred::nccl sums column by
-/// column): a thread a line, element q of the line in lane q (a line this short is one leaf, and element i of a
-/// leaf is lane i mod W), the lanes past the line's length holding the identity. The lane tree is fold_live_lanes'
-/// (a neutral identity) or fold_lanes_before_identity's, the same root as strided_pass's full tree; a warp's load
-/// reads 32 adjacent elements of one row. strided_pass spends a block of 512 threads and a lane tree through shared
-/// memory on every 64 lines whatever their length: 11 G elements a second for columns of one row (H100).
-template <class Op, unsigned N>
-__global__ void __launch_bounds__(batch_block)
-    short_strided_pass(order::operands<Op> x, std::uint64_t length, std::uint64_t stride, std::uint64_t count,
-                       typename Op::result* __restrict__ results) {
-  using V = typename Op::value;
-  constexpr std::uint64_t W = order::lanes<V>;
-  static_assert(N <= W && short_strided<Op>);
-  for (std::uint64_t line = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; line < count;
-       line += std::uint64_t{gridDim.x} * blockDim.x) {
-    typename Op::state lanes[N];
-#pragma unroll
-    for (unsigned q = 0; q < N; ++q) {
-      lanes[q] = Op::template identity<V>();
-      if (q < length) lanes[q] = accumulate_loaded<Op>(lanes[q], x, q * stride + line);
-    }
-    if constexpr (order::neutral_identity<Op>) {
-      order::fold_live_lanes_unrolled<Op, W>(lanes, length);
-    } else {
-      order::fold_lanes_before_identity_unrolled<Op, W>(lanes, length);
-    }
-    results[line] = order::finish<Op>(order::to_node<Op>(lanes[0], 0), length);
-  }
-}
-
 /// Rounds up to 256 bytes, the alignment of every region carved from a call's scratch.
 constexpr std::uint64_t aligned(std::uint64_t bytes) { return (bytes + 255) / 256 * 256; }
 
@@ -873,19 +837,7 @@ void enqueue_strided_lines(const order::operands<Op>& x, std::uint64_t length, s
       check(cudaGetLastError(), "batch strided fold launch");
       return;
     }
-    if constexpr (short_strided<Op>) {
-      if (length <= short_strided_rows) {
-        // Lines of 8 rows or fewer (the usual rank counts of a node) keep 8 lanes a thread.
-        if (length <= 8) {
-          short_strided_pass<Op, 8><<<fold_grid, batch_block, 0, stream>>>(x, length, stride, count, results);
-        } else {
-          short_strided_pass<Op, short_strided_rows>
-              <<<fold_grid, batch_block, 0, stream>>>(x, length, stride, count, results);
-        }
-        check(cudaGetLastError(), "batch short strided pass launch");
-        return;
-      }
-    }
+    if (launch_short_strided<Op>(x, length, stride, count, store_results<Op>{results}, stream)) return;
     // A block per (tile of lines, leaf): enough blocks for every SM even when the lines are few and long. A line of one
     // leaf is finalized by the leaf pass itself.
     N* const nodes =

@@ -3,9 +3,10 @@
 // pass (row_pass.cuh: row k's bits are detred::sumsq of row k alone), whose finisher turns it into the row's rstd and
 // writes the normalized row while the row is in cache. Rows too long for that pass: the batched sums into the rstd
 // buffer, then an element-wise kernel, a block per row. detred::cuda::sum_rows: the same row pass with detred::sum,
-// whose finisher rounds each row's sum to the element type; other rows and exact mode: the batched sums, then the
-// rounding as a kernel of its own. Every operation is rounded on its own: nvcc runs with
-// -fmad=false, and the double-precision division and square root are IEEE's.
+// whose finisher rounds each row's sum to the element type, and sum_columns the same with short_lines.cuh's pass for
+// columns of at most 32 elements; other lines and exact mode: the batched sums, then the rounding as a kernel of its
+// own. Every operation is rounded on its own: nvcc runs with -fmad=false, and the double-precision division and
+// square root are IEEE's.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -22,6 +23,7 @@
 #include "detred/cuda.hpp"
 #include "resident_blocks.cuh"
 #include "row_pass.cuh"
+#include "short_lines.cuh"
 #include "workspace_state.hpp"
 
 namespace detred::cuda {
@@ -41,7 +43,8 @@ __device__ __forceinline__ accumulation_t<T> widened(T v) {
   return order::widen<accumulation_t<T>, T>(raw);
 }
 
-/// fl_T of an accumulation-type value: IEEE round to nearest even for the 16-bit floats.
+/// fl_T of an accumulation-type value, for rms_norm's element-wise outputs: the conversion instruction, IEEE round to
+/// nearest even for the 16-bit floats (number_types.hpp's bits, but for a NaN's, which the header leaves open).
 template <class T>
 __device__ __forceinline__ T narrowed(accumulation_t<T> v) {
   if constexpr (std::is_same_v<T, bfloat16>) {
@@ -235,64 +238,88 @@ void rms_norm_rows_on(matrix_view<T> x, std::span<const T> weight, double eps, s
   if (wait) check(cudaStreamSynchronize(opt.stream), "cudaStreamSynchronize (rms_norm rows)");
 }
 
-/// uniform_rows' finisher for sum_rows: row k's sum rounded to the element type.
+/// A sum rounded to the element type: number_types.hpp's rounding, the one every 16-bit result of detred takes (its
+/// NaN the type's canonical quiet NaN); float and double sums unchanged.
+template <class T>
+__device__ __forceinline__ T rounded_sum(accumulation_t<T> sum) {
+  if constexpr (std::is_same_v<T, bfloat16>) {
+    return to_bfloat16(sum);
+  } else if constexpr (std::is_same_v<T, float16>) {
+    return to_float16(sum);
+  } else {
+    return sum;
+  }
+}
+
+/// The finisher of sum_rows and sum_columns: line k's sum rounded to the element type as it is stored. Called by the
+/// warp that holds it (uniform_rows: valid in lane 0) or by the one thread that does (short_strided_pass).
 template <class T>
 struct narrowed_sums {
   T* sums;
   __device__ void operator()(std::uint64_t k, accumulation_t<T> sum, unsigned lane) const {
-    if (lane == 0) sums[k] = narrowed<T>(sum);
+    if (lane == 0) sums[k] = rounded_sum<T>(sum);
   }
+  __device__ void operator()(std::uint64_t k, accumulation_t<T> sum) const { sums[k] = rounded_sum<T>(sum); }
 };
 
 template <class T>
 __global__ void narrow_all(const accumulation_t<T>* __restrict__ in, std::uint64_t count, T* __restrict__ out) {
   for (std::uint64_t k = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < count;
        k += std::uint64_t{gridDim.x} * blockDim.x) {
-    out[k] = narrowed<T>(in[k]);
+    out[k] = rounded_sum<T>(in[k]);
   }
 }
 
+/// sum_rows (axis 1) and sum_columns (axis 0) of a row-major matrix: each line's detred::sum, rounded once.
 template <class T>
-void sum_rows_on(matrix_view<T> x, std::span<T> sums, const options& opt, bool wait) {
+void sum_lines_on(matrix_view<T> x, int axis, std::span<T> sums, const options& opt, bool wait) {
   using A = accumulation_t<T>;
-  const char* what = "cuda::sum_rows";
+  const char* what = axis == 1 ? "cuda::sum_rows" : "cuda::sum_columns";
   if (x.layout != layout::row_major) {
-    throw error(std::string("detred::") + what + ": the matrix must be row-major (its rows are summed)");
+    throw error(std::string("detred::") + what + ": the matrix must be row-major (its " +
+                (axis == 1 ? "rows" : "columns") + " are summed)");
   }
-  lines_of(x, 1, sums.size(), what);
-  if (x.rows == 0) return;
+  const axis_lines lines = lines_of(x, axis, sums.size(), what);
+  if (lines.count == 0) return;
   detail::call_workspace held(opt);
   workspace& ws = held.get();
   auto& state = detail::workspace_access::of(ws);
   state.check_current_device();
-  // Rows of 1 to batch_warps work items, tree or compensated: one kernel, uniform_rows with narrowed_sums.
+  // In tree or compensated mode, rows of 1 to batch_warps work items (uniform_rows) and columns of 1 to
+  // short_strided_rows elements (short_strided_pass) are one kernel, whose finisher rounds each sum as it stores it.
   const narrowed_sums<T> finish{sums.data()};
+  const auto fuse = [&]<class Policy>() {
+    using Op = order::sum_op<T, Policy>;
+    if (axis == 1) return launch_uniform_rows<Op>(x, finish, opt.stream);
+    return detail::launch_short_strided<Op>(order::operands<Op>{{x.data}, 0}, lines.length, lines.stride, lines.count,
+                                            finish, opt.stream);
+  };
   bool fused = false;
   if (opt.mode == mode::compensated) {
-    fused = launch_uniform_rows<order::sum_op<T, order::compensated_sums>>(x, finish, opt.stream);
+    fused = fuse.template operator()<order::compensated_sums>();
   } else if (opt.mode == mode::tree) {
-    fused = launch_uniform_rows<order::sum_op<T, order::plain_sums>>(x, finish, opt.stream);
+    fused = fuse.template operator()<order::plain_sums>();
   }
   if (!fused) {
-    // The batched sums (every mode, any row length) in A, then rounded; in place where A is T. The rounding's input
+    // The batched sums (every mode, any line length) in A, then rounded; in place where A is T. The rounding's input
     // lives in the workspace's buffer of unrounded results (the batched call takes the partials and, in exact mode,
     // the staging buffer), which only this stream's calls use, in stream order. The held workspace is passed on:
     // the call must not wait for the lock this call holds.
     const options on_held{.mode = opt.mode, .stream = opt.stream, .workspace = &ws};
     if constexpr (std::is_same_v<A, T>) {
-      sum_async(x, 1, sums, on_held);
+      sum_async(x, axis, sums, on_held);
     } else {
-      state.reserve_unrounded(x.rows * sizeof(A), opt.stream);
-      const std::span<A> wide{static_cast<A*>(state.unrounded), x.rows};
-      sum_async(x, 1, wide, on_held);
+      state.reserve_unrounded(lines.count * sizeof(A), opt.stream);
+      const std::span<A> wide{static_cast<A*>(state.unrounded), lines.count};
+      sum_async(x, axis, wide, on_held);
       const unsigned block = 256;
-      const std::uint64_t grid = (x.rows + block - 1) / block;
-      narrow_all<T><<<static_cast<unsigned>(grid < 4096 ? grid : 4096), block, 0, opt.stream>>>(wide.data(), x.rows,
-                                                                                                sums.data());
-      check(cudaGetLastError(), "sum rows rounding launch");
+      const std::uint64_t grid = (lines.count + block - 1) / block;
+      narrow_all<T><<<static_cast<unsigned>(grid < 4096 ? grid : 4096), block, 0, opt.stream>>>(
+          wide.data(), lines.count, sums.data());
+      check(cudaGetLastError(), "sum rounding launch");
     }
   }
-  if (wait) check(cudaStreamSynchronize(opt.stream), "cudaStreamSynchronize (sum rows)");
+  if (wait) check(cudaStreamSynchronize(opt.stream), "cudaStreamSynchronize (line sums)");
 }
 
 }  // namespace
@@ -306,8 +333,14 @@ void sum_rows_on(matrix_view<T> x, std::span<T> sums, const options& opt, bool w
                      const options& opt) {                                                                             \
     rms_norm_rows_on(x, weight, eps, y, rstd, opt, true);                                                              \
   }                                                                                                                    \
-  void sum_rows_async(matrix_view<T> x, std::span<T> sums, const options& opt) { sum_rows_on(x, sums, opt, false); }   \
-  void sum_rows(matrix_view<T> x, std::span<T> sums, const options& opt) { sum_rows_on(x, sums, opt, true); }
+  void sum_rows_async(matrix_view<T> x, std::span<T> sums, const options& opt) {                                       \
+    sum_lines_on(x, 1, sums, opt, false);                                                                              \
+  }                                                                                                                    \
+  void sum_rows(matrix_view<T> x, std::span<T> sums, const options& opt) { sum_lines_on(x, 1, sums, opt, true); }      \
+  void sum_columns_async(matrix_view<T> x, std::span<T> sums, const options& opt) {                                    \
+    sum_lines_on(x, 0, sums, opt, false);                                                                              \
+  }                                                                                                                    \
+  void sum_columns(matrix_view<T> x, std::span<T> sums, const options& opt) { sum_lines_on(x, 0, sums, opt, true); }
 DETRED_CUDA_NORM_ROW_TYPES(DETRED_CUDA_RMS_NORM_ROWS)
 #undef DETRED_CUDA_RMS_NORM_ROWS
 

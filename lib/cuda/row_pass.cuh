@@ -70,6 +70,8 @@ struct store_results {
   __device__ void operator()(std::uint64_t row, const typename Op::result& r, unsigned lane) const {
     if (lane == 0) results[row] = r;
   }
+  /// Called by the one thread that holds line's result r (short_strided_pass).
+  __device__ void operator()(std::uint64_t line, const typename Op::result& r) const { results[line] = r; }
 };
 
 /// Rows of one length (a matrix's: no offsets) of at most batch_warps items each, batch_warps / items rows a block:

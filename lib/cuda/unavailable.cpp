@@ -153,7 +153,9 @@ DETRED_CUDA_SCAN_PIECES(bfloat16, float)
     no_cuda();                                                                                                       \
   }                                                                                                                  \
   void sum_rows_async(matrix_view<T>, std::span<T>, const options&) { no_cuda(); }                                   \
-  void sum_rows(matrix_view<T>, std::span<T>, const options&) { no_cuda(); }
+  void sum_rows(matrix_view<T>, std::span<T>, const options&) { no_cuda(); }                                         \
+  void sum_columns_async(matrix_view<T>, std::span<T>, const options&) { no_cuda(); }                                \
+  void sum_columns(matrix_view<T>, std::span<T>, const options&) { no_cuda(); }
 DETRED_CUDA_NORM_ROW_TYPES(DETRED_CUDA_RMS_NORM_ROWS)
 #undef DETRED_CUDA_RMS_NORM_ROWS
 #define DETRED_CUDA_AXIS_SCANS(T)                                                     \

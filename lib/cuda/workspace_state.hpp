@@ -25,8 +25,9 @@ struct workspace::state {
   void* host_result = nullptr;  ///< pinned host slot the device result is copied to
   void* exact = nullptr;        ///< exact mode's accumulator (exact_enqueue.hpp): zero between calls
   void* staging = nullptr;      ///< the synchronous calls' copy of host inputs; exact batches' widened 16-bit inputs
-  /// Results in the accumulation type that a call rounds to a narrower type in a kernel of its own (sum_rows of
-  /// 16-bit floats: the batched float sums); apart from staging and partials, which the batched calls it makes use.
+  /// Results in the accumulation type that a call rounds to a narrower type in a kernel of its own (sum_rows and
+  /// sum_columns of 16-bit floats: the batched float sums); apart from staging and partials, which the batched calls it
+  /// makes use.
   void* unrounded = nullptr;
   std::size_t unrounded_bytes = 0;
   /// The errors the _async calls recorded for synchronize (pending_errors.hpp); reset when allocated.

@@ -83,7 +83,7 @@ constexpr std::size_t aligned(std::size_t bytes) { return (bytes + alignment - 1
 struct workspace::state {
   int device = 0;
   cuda::workspace sums;     // the column sums' workspace (binds to the current device too)
-  void* scratch = nullptr;  // device: the received matrix, the float copies, the overflow flags
+  void* scratch = nullptr;  // device: the received matrices, the overflow flags
   std::size_t scratch_bytes = 0;
   descriptor* descriptors = nullptr;  // device: R gathered + 1 own
   descriptor* host = nullptr;         // pinned: R + 1
@@ -247,9 +247,9 @@ std::string own_problem(collective call, std::uint64_t x_size, std::uint64_t out
            "; x must hold out's length times the rank count (" + std::to_string(s.ranks) + ")";
   }
   if constexpr (std::is_floating_point_v<In> || is_half<In>) {
-    using A = std::conditional_t<is_half<In>, float, In>;
+    using A = std::conditional_t<is_half<In>, float, In>;  // the batched sums' result type
     try {
-      cuda::sum_async(matrix_view<A>{nullptr, static_cast<std::uint64_t>(s.ranks), 0, 0, layout::row_major}, 0,
+      cuda::sum_async(matrix_view<In>{nullptr, static_cast<std::uint64_t>(s.ranks), 0, 0, layout::row_major}, 0,
                       std::span<A>(), {.mode = m, .stream = stream, .workspace = &ws.sums});
     } catch (const error& e) {
       return what + ": " + e.what();
@@ -261,20 +261,14 @@ std::string own_problem(collective call, std::uint64_t x_size, std::uint64_t out
 /// out[j] = the sum of column j of the row-major R x cols matrix `rows`, for j < cols.
 template <class In, class Out>
 void column_sums(const In* rows, std::uint64_t ranks, std::uint64_t cols, Out* out, std::uint64_t first_index,
-                 std::byte* floats, unsigned long long* overflow, workspace::state& ws, mode m, cudaStream_t stream) {
+                 unsigned long long* overflow, workspace::state& ws, mode m, cudaStream_t stream) {
   if (cols == 0) return;
-  if constexpr (std::is_floating_point_v<In>) {
-    cuda::sum_async(matrix_view<In>{rows, ranks, cols, cols, layout::row_major}, 0, std::span<Out>(out, cols),
-                    {.mode = m, .stream = stream, .workspace = &ws.sums});
-  } else if constexpr (is_half<In>) {
-    // The batched sums widen each 16-bit element as they load it (the float sums of detred::sum of 16-bit floats).
-    // A widened copy of the block first cost two more passes over it: 1 GiB of bfloat16 on one rank took 7.9x
-    // NCCL's time, float32 2.6x (H100).
-    constexpr auto kind = std::is_same_v<In, float16> ? detail::half_kind::float16 : detail::half_kind::bfloat16;
-    auto* const sums = reinterpret_cast<float*>(floats);
-    cuda::sum_async(matrix_view<In>{rows, ranks, cols, cols, layout::row_major}, 0, std::span<float>(sums, cols),
-                    {.mode = m, .stream = stream, .workspace = &ws.sums});
-    detail::narrow(sums, reinterpret_cast<std::uint16_t*>(out), cols, kind, stream);
+  if constexpr (std::is_floating_point_v<In> || is_half<In>) {
+    // The float sums of 16-bit elements (each widened as it is loaded) are rounded to the element type as they are
+    // stored. A widened copy of the block first cost two more passes over it (1 GiB of bfloat16 on one rank: 7.9x
+    // NCCL's time, float32 2.6x, H100), and a rounding kernel after the sums 4 S/R more traffic.
+    cuda::sum_columns_async(matrix_view<In>{rows, ranks, cols, cols, layout::row_major}, std::span<Out>(out, cols),
+                            {.mode = m, .stream = stream, .workspace = &ws.sums});
   } else {
     detail::integer_column_sums(rows, ranks, cols, out, first_index, overflow, stream);
   }
@@ -292,14 +286,11 @@ void move_and_sum(collective call, const In* x, std::uint64_t n, Out* out, shape
   const std::uint64_t tail = call == collective::allreduce ? n - ranks * shard : 0;
   if (n == 0) return;
 
-  // Scratch: the received R x shard block and the R x tail block (In), then the float sums of one of them (16-bit),
-  // or this rank's and every rank's first overflowing index (integers).
+  // Scratch: the received R x shard block and the R x tail block (In), then (integers) this rank's and every rank's
+  // first overflowing index.
   const std::size_t block_bytes = aligned(ranks * shard * sizeof(In));
   const std::size_t tail_bytes = aligned(ranks * tail * sizeof(In));
-  const std::uint64_t widest = std::max(shard, tail);
-  const std::size_t extra_bytes = is_half<In> ? aligned(widest * sizeof(float))
-                                  : integer   ? aligned((ranks + 1) * sizeof(unsigned long long))
-                                              : 0;
+  const std::size_t extra_bytes = integer ? aligned((ranks + 1) * sizeof(unsigned long long)) : 0;
   auto* const base = static_cast<std::byte*>(ws.scratch_of(block_bytes + tail_bytes + extra_bytes, stream));
   auto* const block = reinterpret_cast<In*>(base);
   auto* const tail_block = reinterpret_cast<In*>(base + block_bytes);
@@ -352,8 +343,8 @@ void move_and_sum(collective call, const In* x, std::uint64_t n, Out* out, shape
   // The sums: this rank's block into its place in out (allreduce) or into out (reduce-scatter), the tail into the
   // end of out. x is no longer read, so out may be x.
   Out* const own_sums = call == collective::allreduce ? out + me * shard : out;
-  column_sums(block, ranks, shard, own_sums, me * shard, extra, overflow, ws, m, stream);
-  column_sums(tail_block, ranks, tail, out + ranks * shard, ranks * shard, extra, overflow, ws, m, stream);
+  column_sums(block, ranks, shard, own_sums, me * shard, overflow, ws, m, stream);
+  column_sums(tail_block, ranks, tail, out + ranks * shard, ranks * shard, overflow, ws, m, stream);
 
   if (call == collective::allreduce) {
     // In place: rank r's sums are already at out + r * shard.

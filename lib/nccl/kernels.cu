@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The element-wise kernels of the collectives (kernels.hpp). Grid-stride loops: any count, any launch size.
+// The integer column sums of the collectives (kernels.hpp). Grid-stride loops: any count, any launch size.
 #include <cstdint>
 #include <type_traits>
 
-#include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
 #include "checks.hpp"
@@ -22,25 +21,6 @@ unsigned blocks_for(std::uint64_t count) {
 
 void check_launch(const char* what) { check_cuda(cudaGetLastError(), what); }
 
-__device__ std::uint16_t narrow_one(float f, half_kind kind) {
-  const std::uint32_t u = __float_as_uint(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return kind == half_kind::bfloat16 ? 0x7fc0 : 0x7e00;  // NaN
-  if (kind == half_kind::bfloat16) {
-    // Round to nearest, ties to even, on the bits: adding 0x7fff plus the kept part's lowest bit carries into the
-    // kept 16 bits exactly when the dropped half is above one half, or one half with an odd kept part (overflow
-    // carries into the exponent and gives Inf, as it should).
-    return static_cast<std::uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-  }
-  return __half_as_ushort(__float2half_rn(f));  // IEEE round to nearest even, subnormals and overflow included
-}
-
-__global__ void narrow_kernel(const float* in, std::uint16_t* out, std::uint64_t count, half_kind kind) {
-  for (std::uint64_t k = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; k < count;
-       k += std::uint64_t{gridDim.x} * blockDim.x) {
-    out[k] = narrow_one(in[k], kind);
-  }
-}
-
 // The exact sum in 128 bits: no sum of fewer than 2^64 64-bit integers overflows it.
 template <class In, class R>
 __global__ void integer_sums_kernel(const In* matrix, std::uint64_t rows, std::uint64_t cols, R* out,
@@ -57,12 +37,6 @@ __global__ void integer_sums_kernel(const In* matrix, std::uint64_t rows, std::u
 }
 
 }  // namespace
-
-void narrow(const float* in, std::uint16_t* out, std::uint64_t count, half_kind kind, cudaStream_t stream) {
-  if (count == 0) return;
-  narrow_kernel<<<blocks_for(count), threads_per_block, 0, stream>>>(in, out, count, kind);
-  check_launch("launch of the 16-bit rounding kernel");
-}
 
 template <class In, class R>
 void integer_column_sums(const In* matrix, std::uint64_t rows, std::uint64_t cols, R* out, std::uint64_t first_index,

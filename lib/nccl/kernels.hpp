@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The element-wise kernels of the collectives (kernels.cu): what detred::cuda's batched calls do not offer, the
-// rounding of the 16-bit types' float column sums and the exact integer column sums. Each is enqueued on `stream`.
+// The integer kernel of the collectives (kernels.cu): what detred::cuda's batched calls do not offer, the exact
+// integer column sums with the index of the first that overflows. Enqueued on `stream`.
 #pragma once
 
 #include <cstdint>
@@ -8,12 +8,6 @@
 #include <cuda_runtime_api.h>
 
 namespace detred::nccl::detail {
-
-/// The 16-bit formats, as stored (their bits).
-enum class half_kind { float16, bfloat16 };
-
-/// out[k] = in[k] rounded to the 16-bit format (to nearest, ties to even; a NaN becomes the format's quiet NaN).
-void narrow(const float* in, std::uint16_t* out, std::uint64_t count, half_kind kind, cudaStream_t stream);
 
 /// Column sums of the row-major rows x cols matrix `matrix`: out[j] = the exact sum of column j, as R (int64 for
 /// signed, uint64 for unsigned elements). A sum that does not fit R leaves out[j] unspecified and lowers

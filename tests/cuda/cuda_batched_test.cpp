@@ -360,19 +360,23 @@ TYPED_TEST(GpuBatched, StridedLinesOfFewRows) {
                                     values::signed_zeros,  values::with_nan,        values::with_both_infs};
   for (std::uint64_t length : few_rows) {
     for (std::uint64_t count : {std::uint64_t{1}, std::uint64_t{37}, std::uint64_t{4099}}) {
-      for (std::uint64_t first : {0, 1}) {
+      // first 0, 1: lines packed (ld = count) or a misaligned start (ld = count + 1), a load per element; first 2:
+      // the data at offset 0 with ld a multiple of 8, so that a thread of the short pass loads its adjacent lines'
+      // elements of a row at once (count not a multiple of its group: a partial last group).
+      for (std::uint64_t spacing : {0, 1, 2}) {
+        const std::uint64_t first = spacing == 1 ? 1 : 0;
         for (layout lay : {layout::row_major, layout::column_major}) {
-          const values v = classes[(length + count + first) % classes.size()];
+          const values v = classes[(length + count + spacing) % classes.size()];
           const bool row_major = lay == layout::row_major;
           const std::uint64_t rows = row_major ? length : count, cols = row_major ? count : length;
-          const std::uint64_t ld = count + first;
+          const std::uint64_t ld = spacing == 2 ? (count + 7) / 8 * 8 : count + first;
           const std::vector<T> data = generate<T>(v, first + length * ld, length * 131 + count);
           const on_device<T> d(data);
           const matrix_view<T> host{data.data() + first, rows, cols, ld, lay};
           const matrix_view<T> dev{d.array.data() + first, rows, cols, ld, lay};
           const int axis = row_major ? 0 : 1;
-          const std::string what = std::to_string(count) + " lines of " + std::to_string(length) + ", first " +
-                                   std::to_string(first) + ", " + name(v);
+          const std::string what = std::to_string(count) + " lines of " + std::to_string(length) + ", ld " +
+                                   std::to_string(ld) + ", first " + std::to_string(first) + ", " + name(v);
           expect_axis_sums(dev, host, axis, ws, what);
           const auto line = [&](std::uint64_t j) { return line_of(host, axis, j); };
           std::vector<T> r(count);
@@ -643,14 +647,18 @@ TYPED_TEST(GpuHalfBatched, StridedLinesOfFewRows) {
   cuda::workspace ws;
   for (std::uint64_t length : few_rows) {
     for (std::uint64_t count : {std::uint64_t{5}, std::uint64_t{4099}}) {
-      for (std::uint64_t first : {0, 1}) {
+      // first 0, 1: ld = count (a load per element); first 2: the data at offset 0 with ld a multiple of 8 (a
+      // thread's adjacent columns of a row in one load, the last group partial).
+      for (std::uint64_t first : {0, 1, 2}) {
         const half_values v = first == 0 ? half_values::moderate : half_values::specials;
-        const std::vector<H> data = half_batch_values<H>(v, first + length * count, length * 17 + count);
+        const std::uint64_t offset = first == 2 ? 0 : first;
+        const std::uint64_t ld = first == 2 ? (count + 7) / 8 * 8 : count;
+        const std::vector<H> data = half_batch_values<H>(v, offset + length * ld, length * 17 + count);
         const on_device<H> d(data);
-        const matrix_view<H> host{data.data() + first, length, count, count, layout::row_major};
-        const matrix_view<H> dev{d.array.data() + first, length, count, count, layout::row_major};
-        const std::string what = std::to_string(count) + " columns of " + std::to_string(length) + ", first " +
-                                 std::to_string(first) + " " + name(v);
+        const matrix_view<H> host{data.data() + offset, length, count, ld, layout::row_major};
+        const matrix_view<H> dev{d.array.data() + offset, length, count, ld, layout::row_major};
+        const std::string what = std::to_string(count) + " columns of " + std::to_string(length) + ", ld " +
+                                 std::to_string(ld) + ", first " + std::to_string(first) + " " + name(v);
         const auto line = [&](std::uint64_t j) { return line_of(host, 0, j); };
         device_array<float> out(count);
         for (mode m : {mode::tree, mode::compensated, mode::exact}) {

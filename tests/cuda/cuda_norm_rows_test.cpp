@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// detred::cuda::rms_norm_rows and sum_rows against their definitions (detred/cuda_norm_rows.hpp) computed on the
-// host: each row's detred::sumsq (detred::sum) on the CPU, then the stated roundings one operation at a time. Bit for
-// bit, over rows on both sides of the kernel's 16-byte path (aligned rows, cols a multiple of the vector) and its
-// element path (odd cols, a misaligned start, padded rows), rows of one leaf and of many, more rows than the grid,
+// detred::cuda::rms_norm_rows, sum_rows and sum_columns against their definitions (detred/cuda_norm_rows.hpp) computed
+// on the host: each row's detred::sumsq (detred::sum) on the CPU, then the stated roundings one operation at a time.
+// Bit for bit, over rows on both sides of the kernel's 16-byte path (aligned rows, cols a multiple of the vector) and
+// its element path (odd cols, a misaligned start, padded rows), rows of one leaf and of many, more rows than the grid,
 // special values, both modes; rows short enough for the one-kernel path (the row pass's finisher) and longer ones (two
-// kernels).
+// kernels); columns of up to 32 rows (one kernel) and more. The sums' bits are compared NaN included.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -61,10 +61,17 @@ bool is_nan(T v) {
   return std::isnan(static_cast<double>(widen(v)));
 }
 
-/// Same bits, or both NaN (the GPU's arithmetic makes every NaN its canonical one; the host's keeps payloads).
+/// Same bits, or both NaN: for rms_norm's element-wise outputs (the GPU's arithmetic makes every NaN its canonical
+/// one; the host's keeps payloads).
 template <class T>
 bool same(T a, T b) {
   if (is_nan(a) && is_nan(b)) return true;
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+/// Same bits, NaN included: for the sums, whose NaN is canonical on both sides (and 0x7e00 / 0x7fc0 once rounded).
+template <class T>
+bool same_bits(T a, T b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
@@ -166,8 +173,70 @@ TYPED_TEST(GpuNormRows, SumRowsAreEachRowsSumRoundedOnce) {
       for (std::uint64_t k = 0; k < s.rows; ++k) {
         const std::span<const T> row(x.data() + s.offset + k * s.ld, s.cols);
         const T want = narrow<T>(reduce<operation::sum>(row, {.mode = m, .threads = 1}));
-        ASSERT_TRUE(same(y[k], want)) << s.rows << " x " << s.cols << " ld " << s.ld << " offset " << s.offset
-                                      << " row " << k << " mode " << static_cast<int>(m);
+        ASSERT_TRUE(same_bits(y[k], want)) << s.rows << " x " << s.cols << " ld " << s.ld << " offset " << s.offset
+                                           << " row " << k << " mode " << static_cast<int>(m);
+      }
+    }
+  }
+}
+
+TYPED_TEST(GpuNormRows, SumColumnsAreEachColumnsSumRoundedOnce) {
+  using T = TypeParam;
+  using A = accumulation<T>;
+  // Row counts around the one-kernel path's limits (8 and 32 rows) and past them (the batched sums, then the
+  // rounding); leading dimensions that let a thread load its adjacent columns at once (multiples of 8, column counts
+  // that leave a partial group) and ones that do not (odd, or a misaligned start); exact mode, no rows (every sum
+  // -0.0), no columns, misaligned and padded rows; every column a special case by its index: a NaN, an overflow of the
+  // 16-bit type, all -0.0, a subnormal, an infinity.
+  const std::vector<shape> shapes = {{1, 37, 37, 0},      {2, 37, 40, 1},     {3, 4099, 4099, 0}, {7, 37, 37, 1},
+                                     {8, 4099, 4100, 0},  {9, 37, 37, 0},     {16, 1, 1, 0},      {31, 37, 39, 1},
+                                     {32, 4099, 4099, 0}, {33, 37, 37, 0},    {64, 37, 37, 1},    {65, 4099, 4099, 0},
+                                     {4, 37, 40, 0},      {8, 4099, 4104, 0}, {31, 37, 40, 0},    {1, 4096, 4096, 0},
+                                     {0, 16, 16, 0},      {3, 0, 0, 0}};
+  std::mt19937_64 rng(78);
+  std::normal_distribution<double> normal(0.0, 3.0);
+  for (const shape& s : shapes) {
+    const std::uint64_t extent = s.offset + (s.rows == 0 ? 0 : (s.rows - 1) * s.ld + s.cols);
+    std::vector<T> x(extent + 1);
+    for (T& e : x) e = narrow<T>(static_cast<A>(normal(rng)));
+    const auto at = [&](std::uint64_t k, std::uint64_t j) -> T& { return x[s.offset + k * s.ld + j]; };
+    for (std::uint64_t j = 0; j < s.cols; ++j) {
+      for (std::uint64_t k = 0; k < s.rows; ++k) {
+        switch (j % 11) {
+          case 1:
+            if (k == s.rows / 2) at(k, j) = narrow<T>(std::numeric_limits<A>::quiet_NaN());
+            break;
+          case 2:
+            at(k, j) = narrow<T>(static_cast<A>(40000.0));
+            break;  // float16: past 65504 from two rows on
+          case 3:
+            at(k, j) = narrow<T>(static_cast<A>(-0.0));
+            break;
+          case 4:
+            at(k, j) = narrow<T>(static_cast<A>(k == 0 ? std::ldexp(1.0, -133) : 0.0));
+            break;
+          case 5:
+            if (k + 1 == s.rows) at(k, j) = narrow<T>(-std::numeric_limits<A>::infinity());
+            break;
+          default:
+            break;
+        }
+      }
+    }
+    device_array<T> dx(x.size()), dy(s.cols + 1);
+    ASSERT_TRUE(dx.ok() && dy.ok());
+    DETRED_CUDA_OK(cudaMemcpy(dx.data(), x.data(), x.size() * sizeof(T), cudaMemcpyHostToDevice));
+    std::vector<T> column(s.rows);
+    for (const mode m : {mode::tree, mode::compensated, mode::exact}) {
+      const matrix_view<T> view{dx.data() + s.offset, s.rows, s.cols, s.ld};
+      cuda::sum_columns(view, std::span<T>(dy.data(), s.cols), {.mode = m});
+      std::vector<T> y(s.cols);
+      if (s.cols > 0) DETRED_CUDA_OK(cudaMemcpy(y.data(), dy.data(), y.size() * sizeof(T), cudaMemcpyDeviceToHost));
+      for (std::uint64_t j = 0; j < s.cols; ++j) {
+        for (std::uint64_t k = 0; k < s.rows; ++k) column[k] = at(k, j);
+        const T want = narrow<T>(reduce<operation::sum>(std::span<const T>(column), {.mode = m, .threads = 1}));
+        ASSERT_TRUE(same_bits(y[j], want)) << s.rows << " x " << s.cols << " ld " << s.ld << " offset " << s.offset
+                                           << " column " << j << " mode " << static_cast<int>(m);
       }
     }
   }
@@ -203,6 +272,13 @@ TYPED_TEST(GpuNormRows, BadArgumentsAreRefusedByName) {
   refused([&] { cuda::sum_rows(x, y.first(7)); }, "results span holds 7");
   refused([&] { cuda::sum_rows(matrix_view<T>{dx.data(), 8, 8, 7}, y.first(8)); }, "leading dimension");
   refused([&] { cuda::sum_rows(matrix_view<T>{dx.data(), 8, 8, 8, layout::column_major}, y.first(8)); }, "row-major");
+  refused([&] { cuda::sum_columns(matrix_view<T>{dx.data(), 8, 9, 9}, y.first(8)); }, "results span holds 8");
+  refused([&] { cuda::sum_columns(matrix_view<T>{dx.data(), 8, 8, 7}, y.first(8)); }, "leading dimension");
+  refused(
+      [&] {
+        cuda::sum_columns(matrix_view<T>{dx.data(), 8, 8, 8, layout::column_major}, y.first(8));
+      },
+      "row-major");
 }
 
 }  // namespace

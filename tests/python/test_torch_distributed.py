@@ -93,9 +93,10 @@ def _block_with_specials(ranks: int, count: int, dtype: torch.dtype, seed: int) 
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("mode", ["tree", "compensated", "exact"])
 def test_gpu_column_sums_have_the_host_bits(dtype: torch.dtype, mode: str) -> None:
-    """The column sums of CUDA tensors (the block's transpose summed by detred's GPU row sums) against the host's
-    detred.sum(block, axis=0), bit for bit, for rank counts around the GPU's short-line limits; a 16-bit NaN result
-    only as NaN (its bits are the conversion's: docs/torch.md)."""
+    """The column sums of CUDA tensors (detred::cuda::sum_columns) against the host's detred.sum(block, axis=0), bit
+    for bit, for rank counts around the GPU's short-line limits; a 16-bit NaN result: 0x7e00 / 0x7fc0 on the GPU
+    (detred::to_float16 / to_bfloat16), only NaN on the host (PyTorch's conversion, whose vector form gives other
+    bits: docs/torch.md)."""
     import detred
     import detred.torch.distributed as dd
 
@@ -113,5 +114,7 @@ def test_gpu_column_sums_have_the_host_bits(dtype: torch.dtype, mode: str) -> No
             bits = torch.int64 if dtype == torch.float64 else torch.int32 if dtype == torch.float32 else torch.int16
             if dtype in (torch.float16, torch.bfloat16):
                 assert torch.equal(gpu.view(bits)[~nan], host.view(bits)[~nan]), what
+                canonical = 0x7E00 if dtype == torch.float16 else 0x7FC0
+                assert bool((gpu.view(bits)[nan] == canonical).all()), what
             else:
                 assert torch.equal(gpu.view(bits), host.view(bits)), what

@@ -26,6 +26,7 @@
 #include <cuda_runtime_api.h>
 
 #include "detred/nccl.hpp"
+#include "detred/number_types.hpp"
 #include "detred/sum.hpp"
 #include "ranks.hpp"
 
@@ -33,6 +34,8 @@ namespace {
 
 using detred::bfloat16;
 using detred::float16;
+using detred::to_bfloat16;
+using detred::to_float16;
 using detred_nccl_tools::cuda_ok;
 using detred_nccl_tools::rank;
 using detred_nccl_tools::ranks;
@@ -56,25 +59,6 @@ double value(int r, std::uint64_t i, unsigned salt, int exponent_range) {
   const double mantissa = static_cast<double>(h >> 11) * 0x1p-53;  // [0, 1)
   const int exponent = static_cast<int>((h >> 3) % static_cast<std::uint64_t>(2 * exponent_range + 1)) - exponent_range;
   return ((h & 1) != 0 ? -1.0 : 1.0) * std::ldexp(0.5 + mantissa, exponent);
-}
-
-// Round to nearest even, as the library documents for its 16-bit results (NaN: the type's quiet NaN).
-std::uint16_t to_bfloat16_bits(float f) {
-  const auto u = std::bit_cast<std::uint32_t>(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fc0;
-  return static_cast<std::uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-
-std::uint16_t to_float16_bits(float f) {
-  const auto u = std::bit_cast<std::uint32_t>(f);
-  const auto sign = static_cast<std::uint16_t>((u >> 16) & 0x8000u);
-  const std::uint32_t a = u & 0x7fffffffu;
-  if (a > 0x7f800000u) return 0x7e00;
-  if (a >= 0x477ff000u) return sign | 0x7c00u;  // from 65520 (a tie that rounds to even: up) on: Inf
-  if (a < 0x38800000u) {                        // below 2^-14: a subnormal, in units of 2^-24
-    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(std::nearbyint(std::fabs(f) * 0x1p24f)));
-  }
-  return static_cast<std::uint16_t>(sign | (((a + 0xfffu + ((a >> 13) & 1u)) >> 13) - (112u << 10)));
 }
 
 /// Special value k (0..7) of a floating type: +-0, the smallest subnormal, +-Inf, a NaN with a payload, +-the largest
@@ -110,9 +94,9 @@ T special(unsigned k) {
 template <class T>
 T from_double(double d) {
   if constexpr (std::is_same_v<T, float16>) {
-    return static_cast<float16>(to_float16_bits(static_cast<float>(d)));
+    return to_float16(static_cast<float>(d));
   } else if constexpr (std::is_same_v<T, bfloat16>) {
-    return static_cast<bfloat16>(to_bfloat16_bits(static_cast<float>(d)));
+    return to_bfloat16(static_cast<float>(d));
   } else if constexpr (std::is_signed_v<T> && std::is_integral_v<T>) {
     return static_cast<T>(std::llround(d * 1e6));  // int32: modular, as any fixed values would do
   } else if constexpr (std::is_integral_v<T>) {
@@ -162,9 +146,9 @@ std::vector<out_of<T>> expected(const std::vector<std::vector<T>>& x, detred::mo
     for (std::size_t q = 0; q < x.size(); ++q) column[q] = x[q][i];
     const auto s = detred::sum(std::span<const T>(column), opt);
     if constexpr (std::is_same_v<T, float16>) {
-      out[i] = static_cast<float16>(to_float16_bits(s));
+      out[i] = to_float16(s);  // the library's one rounding (detred/number_types.hpp)
     } else if constexpr (std::is_same_v<T, bfloat16>) {
-      out[i] = static_cast<bfloat16>(to_bfloat16_bits(s));
+      out[i] = to_bfloat16(s);
     } else {
       out[i] = s;
     }

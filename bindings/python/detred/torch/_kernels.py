@@ -131,6 +131,16 @@ def _cuda_row_sums_into(matrix, rows, cols, out, mode="tree"):
     return out
 
 
+def _cuda_column_sums_into(matrix, rows, cols, out, mode="tree"):
+    """out (cols elements of the matrix's dtype) = detred's sum of each column of a contiguous CUDA tensor seen as
+    rows x cols, as _cuda_row_sums_into does for rows (detred::cuda::sum_columns: columns of up to 32 elements are one
+    kernel, each sum rounded as it is stored)."""
+    device = matrix.get_device()
+    _detred._cuda_column_sums(matrix.data_ptr(), rows, cols, _ROW_SUM_DTYPES[matrix.dtype], out.data_ptr(), device,
+                              _cuda_stream_handle(device), mode)
+    return out
+
+
 def row_sums(matrix):
     """The detred sum of each row of a 2-D float32/float64 tensor (made contiguous first): a row's bits do not depend
     on the other rows."""

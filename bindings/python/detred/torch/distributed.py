@@ -10,11 +10,11 @@ an R x shard matrix. So the backend's algorithm, the message size and DDP's buck
     dd.all_reduce(tensor)                           # in place, like dist.all_reduce(tensor) with ReduceOp.SUM
     model.register_comm_hook(None, dd.allreduce_hook)   # DDP: gradients summed by dd.all_reduce, then / R
 
-The column sums run on the tensor's device. On a GPU the R x shard block is transposed (a copy on the device) and
-its rows summed by detred::cuda::sum_rows, whose row j is then detred.sum of the ranks' values of element j, the bits
-of the host's column sums and of detred::nccl; a NaN result of a 16-bit sum is rounded by the GPU's conversion
-(0x7fff), not the host's (0x7fc0 bfloat16, 0x7e00 float16), as for every detred.torch result (docs/torch.md, NaN
-results). docs/collectives.md has the algorithm and the cost.
+The column sums run on the tensor's device. On a GPU the R x shard block's columns are summed by
+detred::cuda::sum_columns, whose column j is detred.sum of the ranks' values of element j, the bits of the host's
+column sums and of detred::nccl (a NaN result of a 16-bit sum: the type's canonical NaN, 0x7fc0
+bfloat16 or 0x7e00 float16, detred::to_bfloat16's; docs/torch.md, NaN results). docs/collectives.md has the
+algorithm and the cost.
 """
 
 from typing import Any
@@ -25,7 +25,7 @@ import torch.distributed as dist
 
 import detred
 
-from ._kernels import _cuda_row_sums_into, divide
+from ._kernels import _cuda_column_sums_into, divide
 
 __all__ = ["all_reduce", "allreduce_hook"]
 
@@ -66,11 +66,13 @@ def _descriptor_mismatch(mine: list[int], every: list[list[int]]) -> str | None:
 def _column_sums(block: torch.Tensor, mode: str) -> torch.Tensor:
     """detred.sum(block, axis=0) as a tensor of block's dtype, on block's device."""
     if block.device.type == "cuda" and detred.cuda_available():
-        # Column j of the block as row j of its transpose: detred's row sums on the GPU, no host round trip (which
-        # took the block to the host and its sums back). 16-bit sums are rounded once, in the summing kernel.
+        # detred's column sums on the GPU, where the block is: no host round trip (which took the block to the host
+        # and its sums back) and no transpose (a copy of the block). 16-bit sums are rounded once, in the summing
+        # kernel.
         ranks, count = block.shape
-        rows = block.t().contiguous()
-        return _cuda_row_sums_into(rows, count, ranks, torch.empty(count, dtype=block.dtype, device=block.device), mode)
+        rows = block if block.is_contiguous() else block.contiguous()
+        out = torch.empty(count, dtype=block.dtype, device=block.device)
+        return _cuda_column_sums_into(rows, ranks, count, out, mode)
     host = block if block.device.type == "cpu" else block.cpu()
     if host.dtype in (torch.float16, torch.bfloat16):
         # detred takes 16-bit tensors through DLPack (NumPy has no bfloat16) and returns float32 sums.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // _cuda_row_sums: the detred sum of each row of a row-major matrix in device memory, given by its address, in the
 // matrix's dtype (detred::cuda::sum_rows), enqueued on the stream the caller names. It is the short path of
-// detred.torch's sums over the last dim of CUDA tensors; _cuda_rms_norm_rows is its rms_norm forward
+// detred.torch's sums over the last dim of CUDA tensors; _cuda_column_sums the same for the columns
+// (detred::cuda::sum_columns: detred.torch.distributed's R x shard blocks); _cuda_rms_norm_rows is its rms_norm forward
 // (detred/cuda_norm_rows.hpp) by the same short path. The DLPack route (_segment_sum) spends tens of microseconds a
 // call exchanging the tensors and ordering their streams, more than the kernel takes for a 4096 x 4096 float32 matrix;
 // torch hands over its current stream and the data pointers for the price of a few attribute reads. The addresses are
@@ -43,8 +44,9 @@ void with_row_types(std::string_view dtype, const char* what, F&& f) {
   }
 }
 
-void row_sums(std::uintptr_t matrix, std::uint64_t rows, std::uint64_t cols, std::string_view dtype, std::uintptr_t out,
-              int device, std::uintptr_t stream, std::string_view mode) {
+/// Row sums (axis 1: detred::cuda::sum_rows) or column sums (axis 0: sum_columns) of the row-major matrix.
+void line_sums(int axis, std::uintptr_t matrix, std::uint64_t rows, std::uint64_t cols, std::string_view dtype,
+               std::uintptr_t out, int device, std::uintptr_t stream, std::string_view mode) {
   // No device check of its own: the caller's tensors are on `device`, and a build without CUDA refuses in the call.
   const detred::mode m = parse_mode(mode);
   // The library keeps a workspace per (device, stream): calls on different streams never share scratch memory.
@@ -54,9 +56,23 @@ void row_sums(std::uintptr_t matrix, std::uint64_t rows, std::uint64_t cols, std
   auto run = [&]<class T, class>() {
     const detred::matrix_view<T> a{reinterpret_cast<const T*>(matrix), rows, cols, cols};
     const current_device_scope on(device);
-    detred::cuda::sum_rows_async(a, std::span<T>{reinterpret_cast<T*>(out), rows}, opt);
+    if (axis == 1) {
+      detred::cuda::sum_rows_async(a, std::span<T>{reinterpret_cast<T*>(out), rows}, opt);
+    } else {
+      detred::cuda::sum_columns_async(a, std::span<T>{reinterpret_cast<T*>(out), cols}, opt);
+    }
   };
-  with_row_types(dtype, "_cuda_row_sums", run);
+  with_row_types(dtype, axis == 1 ? "_cuda_row_sums" : "_cuda_column_sums", run);
+}
+
+void row_sums(std::uintptr_t matrix, std::uint64_t rows, std::uint64_t cols, std::string_view dtype, std::uintptr_t out,
+              int device, std::uintptr_t stream, std::string_view mode) {
+  line_sums(1, matrix, rows, cols, dtype, out, device, stream, mode);
+}
+
+void column_sums(std::uintptr_t matrix, std::uint64_t rows, std::uint64_t cols, std::string_view dtype,
+                 std::uintptr_t out, int device, std::uintptr_t stream, std::string_view mode) {
+  line_sums(0, matrix, rows, cols, dtype, out, device, stream, mode);
 }
 
 void rms_norm_rows(std::uintptr_t matrix, std::uint64_t rows, std::uint64_t cols, std::string_view dtype,
@@ -84,6 +100,11 @@ void define_device_rows(py::module_& m) {
         "(detred::cuda::sum_rows_async: a 16-bit float's sum is computed in float32 and rounded once); enqueued on\n"
         "`stream` (a cudaStream_t as an int, 0 the legacy default) of CUDA device `device`, returning at once.\n"
         "The addresses are not checked. Private: the short path of detred.torch's sums over the last dim.");
+  m.def("_cuda_column_sums", &column_sums, py::arg("matrix"), py::arg("rows"), py::arg("cols"), py::arg("dtype"),
+        py::arg("out"), py::arg("device"), py::arg("stream"), py::arg("mode") = "tree",
+        "out[j] = detred.sum of column j of the rows x cols row-major matrix at device address `matrix`, written to\n"
+        "the cols elements of the dtype at `out` (detred::cuda::sum_columns_async; 16-bit floats: the float32 sum\n"
+        "rounded once); otherwise as _cuda_row_sums. Private: detred.torch.distributed's sums over the ranks.");
   m.def("_cuda_rms_norm_rows", &rms_norm_rows, py::arg("matrix"), py::arg("rows"), py::arg("cols"), py::arg("dtype"),
         py::arg("weight"), py::arg("eps"), py::arg("out"), py::arg("rstd"), py::arg("device"), py::arg("stream"),
         "detred::cuda::rms_norm_rows_async (detred/cuda_norm_rows.hpp) of the rows x cols row-major matrix at device\n"
