@@ -39,7 +39,8 @@ constexpr unsigned short_strided_columns() {
 /// identity. With `vectors` (the data and the stride on C-element boundaries), row q of the thread's lines is one
 /// load; otherwise, and for the last lines when C does not divide their count, an element a load. Each line's lane
 /// tree is fold_live_lanes' (a neutral identity) or fold_lanes_before_identity's, the same root as the full tree over
-/// W lanes. The line's result goes to store(line, result), called by the one thread that holds it. (batch.cu's
+/// W lanes. A whole group's results go to store.group(first, results) (one store where the output allows), the lines
+/// of a partial one to store(line, result) each. (batch.cu's
 /// strided_pass spends a block of 512 threads and a lane tree through shared memory on every 64 lines whatever their
 /// length: 11 G elements a second for columns of one row, H100.)
 template <class Op, unsigned N, unsigned C, class Store>
@@ -72,6 +73,7 @@ __global__ void __launch_bounds__(batch_block)
         }
       }
     }
+    typename Op::result results[C];
 #pragma unroll
     for (unsigned c = 0; c < C; ++c) {
       if (first + c < count) {
@@ -80,7 +82,15 @@ __global__ void __launch_bounds__(batch_block)
         } else {
           order::fold_lanes_before_identity_unrolled<Op, W>(lanes[c], length);
         }
-        store(first + c, order::finish<Op>(order::to_node<Op>(lanes[c][0], 0), length));
+        results[c] = order::finish<Op>(order::to_node<Op>(lanes[c][0], 0), length);
+      }
+    }
+    if (first + C <= count) {
+      store.group(first, results);
+    } else {
+#pragma unroll
+      for (unsigned c = 0; c < C; ++c) {
+        if (first + c < count) store(first + c, results[c]);
       }
     }
   }
