@@ -65,30 +65,6 @@ __device__ __forceinline__ void load_row(const Input* __restrict__ p, order::raw
   }
 }
 
-/// Stores v[0], ..., v[k - 1] at p .. p + k - 1: words of up to 16 bytes where p is aligned to one, else an element
-/// at a time. A warp whose threads each store k adjacent results then writes whole sectors: k separate stores of an
-/// element each made short_strided_pass slower than one line a thread (H100, one row of bfloat16).
-template <class T, unsigned k>
-__device__ __forceinline__ void store_row(T* p, const T (&v)[k]) {
-  constexpr unsigned bytes = k * sizeof(T);
-  constexpr unsigned word_bytes = bytes < 16 ? bytes : 16;
-  static_assert(bytes % word_bytes == 0 && (word_bytes & (word_bytes - 1)) == 0);
-  if constexpr (word_bytes >= 2) {
-    if (reinterpret_cast<std::uintptr_t>(p) % word_bytes == 0) {
-      using word = typename load_word<word_bytes>::type;
-#pragma unroll
-      for (unsigned w = 0; w < bytes / word_bytes; ++w) {
-        word x;
-        memcpy(&x, reinterpret_cast<const char*>(v) + w * word_bytes, word_bytes);
-        reinterpret_cast<word*>(p)[w] = x;
-      }
-      return;
-    }
-  }
-#pragma unroll
-  for (unsigned s = 0; s < k; ++s) p[s] = v[s];
-}
-
 /// Element i of operand a as stored, by one read-only load of its own width. The public entry points take typed
 /// pointers, so every element is aligned to its size (order::operands::element's memcpy would be lowered to a load
 /// per byte, as nvcc cannot see that).

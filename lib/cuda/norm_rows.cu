@@ -260,13 +260,6 @@ struct narrowed_sums {
     if (lane == 0) sums[k] = rounded_sum<T>(sum);
   }
   __device__ void operator()(std::uint64_t k, accumulation_t<T> sum) const { sums[k] = rounded_sum<T>(sum); }
-  template <unsigned C>
-  __device__ void group(std::uint64_t first, const accumulation_t<T> (&sum)[C]) const {
-    T rounded[C];
-#pragma unroll
-    for (unsigned c = 0; c < C; ++c) rounded[c] = rounded_sum<T>(sum[c]);
-    detail::store_row(sums + first, rounded);
-  }
 };
 
 template <class T>

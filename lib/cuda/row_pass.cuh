@@ -72,11 +72,6 @@ struct store_results {
   }
   /// Called by the one thread that holds line's result r (short_strided_pass).
   __device__ void operator()(std::uint64_t line, const typename Op::result& r) const { results[line] = r; }
-  /// The results of lines first .. first + C - 1, held by one thread (short_strided_pass).
-  template <unsigned C>
-  __device__ void group(std::uint64_t first, const typename Op::result (&r)[C]) const {
-    store_row(results + first, r);
-  }
 };
 
 /// Rows of one length (a matrix's: no offsets) of at most batch_warps items each, batch_warps / items rows a block:
