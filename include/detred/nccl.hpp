@@ -41,7 +41,7 @@ namespace detred::nccl {
 /// A CUDA stream: the same type as cudaStream_t (nullptr is the default stream).
 using stream_t = ::CUstream_st*;
 
-/// Reusable device state of the collectives: the received R x shard matrix, the 16-bit calls' float copies, and
+/// Reusable device state of the collectives: the received R x shard matrices, the integer calls' overflow flags, and
 /// the argument descriptors (device and pinned host memory), plus the detred::cuda::workspace of the column sums.
 /// Buffers grow with stream-ordered allocation (cudaMallocAsync) to the largest call seen, then stay. A workspace
 /// serves one call at a time, on the device that was current when it was created.
