@@ -79,6 +79,16 @@ struct shape {
   std::uint64_t rows, cols, ld, offset;
 };
 
+/// The storage of a shape's matrix, the offset before it and one element past it, every element a normal value
+/// rounded to T (drawn in order from `normal`, which the caller goes on using).
+template <class T>
+std::vector<T> normal_matrix(const shape& s, std::mt19937_64& rng, std::normal_distribution<double>& normal) {
+  const std::uint64_t extent = s.offset + (s.rows == 0 ? 0 : (s.rows - 1) * s.ld + s.cols);
+  std::vector<T> x(extent + 1);
+  for (T& e : x) e = narrow<T>(static_cast<accumulation<T>>(normal(rng)));
+  return x;
+}
+
 template <class T>
 class GpuNormRows : public TypedGpu<T> {};
 using NormTypes = ::testing::Types<double, float, float16, bfloat16>;
@@ -94,9 +104,7 @@ TYPED_TEST(GpuNormRows, RmsNormRowsFollowTheirDefinitionBitForBit) {
   std::mt19937_64 rng(2024);
   std::normal_distribution<double> normal(0.0, 3.0);
   for (const shape& s : shapes) {
-    const std::uint64_t extent = s.offset + (s.rows == 0 ? 0 : (s.rows - 1) * s.ld + s.cols);
-    std::vector<T> x(extent + 1);
-    for (T& e : x) e = narrow<T>(static_cast<A>(normal(rng)));
+    std::vector<T> x = normal_matrix<T>(s, rng, normal);
     if (s.rows > 1 && s.cols > 0) {
       x[s.offset + s.ld] = narrow<T>(std::numeric_limits<A>::quiet_NaN());                // row 1 is NaN
       x[s.offset + (s.rows - 1) * s.ld] = narrow<T>(std::numeric_limits<A>::infinity());  // the last row too
@@ -154,9 +162,7 @@ TYPED_TEST(GpuNormRows, SumRowsAreEachRowsSumRoundedOnce) {
   std::mt19937_64 rng(77);
   std::normal_distribution<double> normal(0.0, 3.0);
   for (const shape& s : shapes) {
-    const std::uint64_t extent = s.offset + (s.rows == 0 ? 0 : (s.rows - 1) * s.ld + s.cols);
-    std::vector<T> x(extent + 1);
-    for (T& e : x) e = narrow<T>(static_cast<A>(normal(rng)));
+    std::vector<T> x = normal_matrix<T>(s, rng, normal);
     if (s.rows > 2 && s.cols > 0) {
       x[s.offset + s.ld] = narrow<T>(std::numeric_limits<A>::quiet_NaN());  // row 1 is NaN
       // Row 2 sums past the 16-bit float's range (float16: 65504), so that its rounding overflows to infinity.
@@ -196,9 +202,7 @@ TYPED_TEST(GpuNormRows, SumColumnsAreEachColumnsSumRoundedOnce) {
   std::mt19937_64 rng(78);
   std::normal_distribution<double> normal(0.0, 3.0);
   for (const shape& s : shapes) {
-    const std::uint64_t extent = s.offset + (s.rows == 0 ? 0 : (s.rows - 1) * s.ld + s.cols);
-    std::vector<T> x(extent + 1);
-    for (T& e : x) e = narrow<T>(static_cast<A>(normal(rng)));
+    std::vector<T> x = normal_matrix<T>(s, rng, normal);
     const auto at = [&](std::uint64_t k, std::uint64_t j) -> T& { return x[s.offset + k * s.ld + j]; };
     for (std::uint64_t j = 0; j < s.cols; ++j) {
       for (std::uint64_t k = 0; k < s.rows; ++k) {
@@ -206,9 +210,9 @@ TYPED_TEST(GpuNormRows, SumColumnsAreEachColumnsSumRoundedOnce) {
           case 1:
             if (k == s.rows / 2) at(k, j) = narrow<T>(std::numeric_limits<A>::quiet_NaN());
             break;
-          case 2:
+          case 2:  // float16: past 65504 from two rows on
             at(k, j) = narrow<T>(static_cast<A>(40000.0));
-            break;  // float16: past 65504 from two rows on
+            break;
           case 3:
             at(k, j) = narrow<T>(static_cast<A>(-0.0));
             break;
