@@ -19,6 +19,7 @@
 #include "batch_enqueue.hpp"
 #include "call_workspace.hpp"
 #include "core/batch_checks.hpp"
+#include "core/validate.hpp"
 #include "cuda_check.hpp"
 #include "detred/cuda.hpp"
 #include "resident_blocks.cuh"
@@ -280,6 +281,8 @@ void sum_lines_on(matrix_view<T> x, int axis, std::span<T> sums, const options& 
                 (axis == 1 ? "rows" : "columns") + " are summed)");
   }
   const axis_lines lines = lines_of(x, axis, sums.size(), what);
+  // The mode is checked before an empty call returns, so that a bad mode is refused whatever the shape.
+  checked_mode<T>(opt.mode, operation::sum, backend::cuda, call_shape::axis, (std::string("detred::") + what).c_str());
   if (lines.count == 0) return;
   detail::call_workspace held(opt);
   workspace& ws = held.get();

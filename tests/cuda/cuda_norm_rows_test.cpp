@@ -283,6 +283,10 @@ TYPED_TEST(GpuNormRows, BadArgumentsAreRefusedByName) {
         cuda::sum_columns(matrix_view<T>{dx.data(), 8, 8, 8, layout::column_major}, y.first(8));
       },
       "row-major");
+  // An unknown mode is refused even where there is nothing to sum.
+  const auto unknown = options{.mode = static_cast<mode>(7)};
+  refused([&] { cuda::sum_rows(matrix_view<T>{dx.data(), 0, 8, 8}, y.first(0), unknown); }, "unknown mode 7");
+  refused([&] { cuda::sum_columns(matrix_view<T>{dx.data(), 8, 0, 1}, y.first(0), unknown); }, "unknown mode 7");
 }
 
 }  // namespace
