@@ -365,6 +365,39 @@ def test_backward_is_deterministic_and_row_local(dtype):
             assert bits(xs.grad[batch // 2]) == bits(first_dx[5]), (op.__name__, batch)
 
 
+def _column_sum_cases(dtype):
+    """Matrices for the normalizations' weight gradients: no rows, one, a leaf's worth and past it, a strided view,
+    and special values (NaN, infinities, -0.0 columns)."""
+    tall = data((3000, 17), dtype, 47)
+    tall[5, 2], tall[9, 3], tall[:, 4] = float("nan"), float("inf"), -0.0
+    tall[7, 6], tall[8, 6] = float("inf"), float("-inf")
+    return [data((0, 5), dtype, 0), data((1, 7), dtype, 1), data((33, 3), dtype, 2), tall,
+            data((40, 300), dtype, 48).t()]
+
+
+def _each_columns_sum(matrix):
+    return [bits(torch.from_numpy(np.asarray(detred.sum(matrix[:, j].contiguous().numpy()))).reshape(1))
+            for j in range(matrix.shape[1])]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_column_sums_are_each_columns_detred_sum(dtype):
+    """The weight gradients' column sums (read in place, no transposed copy) have each column's detred.sum bits."""
+    for matrix in _column_sum_cases(dtype):
+        sums = dt._kernels.column_sums(matrix)
+        assert sums.dtype == dtype and sums.shape == (matrix.shape[1],)
+        assert [bits(v.reshape(1)) for v in sums] == _each_columns_sum(matrix), tuple(matrix.shape)
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_gpu_column_sums_are_each_columns_detred_sum(dtype):
+    for matrix in _column_sum_cases(dtype):
+        sums = dt._kernels.column_sums(matrix.cuda())
+        assert sums.device.type == "cuda" and sums.dtype == dtype and sums.shape == (matrix.shape[1],)
+        assert [bits(v.reshape(1)) for v in sums] == _each_columns_sum(matrix), tuple(matrix.shape)
+
+
 def test_scatter_add_backward_is_a_gather_and_sum_backward_a_broadcast():
     src = data((100, 4), seed=44).requires_grad_()
     index = torch.randint(0, 10, (100, 4), generator=torch.Generator().manual_seed(1))

@@ -153,7 +153,15 @@ def row_sums(matrix):
 
 
 def column_sums(matrix):
-    """The detred sum of each column of a 2-D tensor, as a contiguous array in row order (the transpose's rows)."""
+    """The detred sum of each column of a 2-D float32/float64 tensor (made contiguous first), read where it lies: on
+    CUDA through detred::cuda::sum_columns, on the CPU through the module's sum over axis 0. Both have the bits of
+    row_sums of the transpose, without the transposed copy (a write and a second read of the whole matrix)."""
+    rows, cols = matrix.shape
+    values = matrix if matrix.is_contiguous() else matrix.contiguous()
+    if matrix.device.type == "cuda" and matrix.numel():
+        return _cuda_column_sums_into(values, rows, cols, torch.empty(cols, dtype=matrix.dtype, device=matrix.device))
+    if matrix.device.type == "cpu":
+        return torch.from_numpy(np.ascontiguousarray(_detred.sum(values.detach().numpy(), axis=0)))
     return row_sums(matrix.t().contiguous())
 
 
