@@ -4,6 +4,7 @@
 #   runtime  the shared libraries (libdetred, libdetred_c)      dev      headers, CMake and pkg-config files, link names
 #   mpi      the shared libdetred_mpi                           tool     the detred command (verify/, installed there)
 #   fortran  the shared libdetred_fortran                       python   the Python package (bindings/python)
+#   nccl     the shared libdetred_nccl (with NCCL)
 # A static build puts its archives in dev.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -14,8 +15,8 @@ set(detred_cmake_dir ${CMAKE_INSTALL_DATADIR}/cmake/detred)
 
 # The CMake package has one component per library, each with its own export file, so that a consumer loads (and
 # finds the dependencies of) only what it asks for: core (detred::detred), c (detred::c), mpi (detred::mpi, needs
-# MPI), fortran (detred::fortran). The export names are the README's target names, the same as the build tree's
-# aliases.
+# MPI), fortran (detred::fortran), nccl (detred::nccl, needs the CUDA toolkit and an NCCL). The export names are the
+# README's target names, the same as the build tree's aliases.
 set_target_properties(detred PROPERTIES EXPORT_NAME detred)
 set(DETRED_PACKAGE_COMPONENTS core c)
 set(detred_export_core detred)
@@ -32,9 +33,15 @@ if(DETRED_BUILD_FORTRAN)
   set_target_properties(detred_fortran PROPERTIES EXPORT_NAME fortran)
 endif()
 
+if(DETRED_HAVE_NCCL)
+  list(APPEND DETRED_PACKAGE_COMPONENTS nccl)
+  set(detred_export_nccl detred_nccl)
+  set_target_properties(detred_nccl PROPERTIES EXPORT_NAME nccl)
+endif()
+
 foreach(component ${DETRED_PACKAGE_COMPONENTS})
   set(runtime_component runtime)
-  if(component STREQUAL "mpi" OR component STREQUAL "fortran")
+  if(component STREQUAL "mpi" OR component STREQUAL "fortran" OR component STREQUAL "nccl")
     set(runtime_component ${component})
   endif()
   install(TARGETS ${detred_export_${component}} EXPORT detred-${component}-targets
@@ -44,12 +51,14 @@ foreach(component ${DETRED_PACKAGE_COMPONENTS})
   install(EXPORT detred-${component}-targets NAMESPACE detred:: DESTINATION ${detred_cmake_dir} COMPONENT dev)
 endforeach()
 
-# Headers. detred/mpi.hpp only with detred_mpi: it includes <mpi.h>. detred/nccl.hpp is not installed: detred_nccl
-# is a library of the build tree (not yet a package component).
-if(DETRED_HAVE_MPI)
-  set(detred_header_exclude PATTERN "nccl.hpp" EXCLUDE)
-else()
-  set(detred_header_exclude PATTERN "mpi.hpp" EXCLUDE PATTERN "nccl.hpp" EXCLUDE)
+# Headers. detred/mpi.hpp only with detred_mpi (it includes <mpi.h>), detred/nccl.hpp only with detred_nccl (it
+# includes <nccl.h>).
+set(detred_header_exclude "")
+if(NOT DETRED_HAVE_MPI)
+  list(APPEND detred_header_exclude PATTERN "mpi.hpp" EXCLUDE)
+endif()
+if(NOT DETRED_HAVE_NCCL)
+  list(APPEND detred_header_exclude PATTERN "nccl.hpp" EXCLUDE)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/detred DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev
   FILES_MATCHING PATTERN "*.hpp" PATTERN "detred.h" ${detred_header_exclude})
@@ -69,6 +78,11 @@ get_target_property(detred_library_type detred TYPE)
 set(DETRED_PACKAGE_STATIC OFF)
 if(detred_library_type STREQUAL "STATIC_LIBRARY")
   set(DETRED_PACKAGE_STATIC ON)
+endif()
+# The NCCL this build used: the first place where an installed detred::nccl looks for one (detredConfig.cmake.in).
+if(DETRED_HAVE_NCCL)
+  set(DETRED_PACKAGE_NCCL_INCLUDE_DIR ${DETRED_NCCL_INCLUDE_DIR})
+  get_filename_component(DETRED_PACKAGE_NCCL_LIBRARY_DIR ${DETRED_NCCL_LIBRARY} DIRECTORY)
 endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/detredConfig.cmake.in
   ${PROJECT_BINARY_DIR}/detredConfig.cmake INSTALL_DESTINATION ${detred_cmake_dir} PATH_VARS CMAKE_INSTALL_BINDIR)

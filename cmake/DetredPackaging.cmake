@@ -5,7 +5,10 @@
 #   libdetred0.2         runtime: libdetred.so.0.2 and libdetred_c.so.1
 #   libdetred-mpi0.2     libdetred_mpi.so.0.2                  libdetred-fortran0.2  libdetred_fortran.so
 #   libdetred-dev        headers, CMake and pkg-config files   detred                the detred command
-# The dependencies on Debian's libraries are found by dpkg-shlibdeps (dpkg-dev) from the binaries themselves.
+#   libdetred-nccl0.2    libdetred_nccl.so.0.2 (a build with NCCL)
+# The dependencies on Debian's libraries are found by dpkg-shlibdeps (dpkg-dev) from the binaries themselves, except
+# libdetred-nccl's: NCCL and the CUDA runtime come from outside Debian's main archive (a pip wheel, NVIDIA's own
+# packages), so no package can be named for them; docs/collectives.md says how a consumer points at an NCCL.
 set(CPACK_PACKAGE_NAME detred)
 set(CPACK_PACKAGE_VENDOR "The detred authors")
 set(CPACK_PACKAGE_CONTACT "The detred authors")
@@ -28,6 +31,8 @@ set(detred_deb_runtime libdetred${DETRED_SOVERSION})
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME ${detred_deb_runtime})
 set(CPACK_DEBIAN_MPI_PACKAGE_NAME libdetred-mpi${DETRED_SOVERSION})
 set(CPACK_DEBIAN_FORTRAN_PACKAGE_NAME libdetred-fortran${DETRED_SOVERSION})
+set(CPACK_DEBIAN_NCCL_PACKAGE_NAME libdetred-nccl${DETRED_SOVERSION})
+set(CPACK_DEBIAN_NCCL_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libdetred-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_TOOL_PACKAGE_NAME detred)
@@ -37,6 +42,7 @@ set(CPACK_DEBIAN_TOOL_PACKAGE_SECTION science)
 set(detred_deb_same "(= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "${detred_deb_runtime} ${detred_deb_same}")
 set(CPACK_DEBIAN_FORTRAN_PACKAGE_DEPENDS "${detred_deb_runtime} ${detred_deb_same}")
+set(CPACK_DEBIAN_NCCL_PACKAGE_DEPENDS "${detred_deb_runtime} ${detred_deb_same}")
 set(CPACK_DEBIAN_TOOL_PACKAGE_DEPENDS "${detred_deb_runtime} ${detred_deb_same}")
 set(detred_dev_depends "${detred_deb_runtime} ${detred_deb_same}")
 if(DETRED_HAVE_MPI)
@@ -46,6 +52,9 @@ endif()
 if(DETRED_BUILD_FORTRAN)
   string(APPEND detred_dev_depends ", libdetred-fortran${DETRED_SOVERSION} ${detred_deb_same}")
 endif()
+if(DETRED_HAVE_NCCL)
+  string(APPEND detred_dev_depends ", libdetred-nccl${DETRED_SOVERSION} ${detred_deb_same}")
+endif()
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${detred_dev_depends}")
 
 set(CPACK_COMPONENTS_ALL runtime dev tool)
@@ -54,5 +63,8 @@ if(DETRED_HAVE_MPI)
 endif()
 if(DETRED_BUILD_FORTRAN)
   list(APPEND CPACK_COMPONENTS_ALL fortran)
+endif()
+if(DETRED_HAVE_NCCL)
+  list(APPEND CPACK_COMPONENTS_ALL nccl)
 endif()
 include(CPack)

@@ -3,8 +3,9 @@
 # Builds and runs the consumer program one way: package | system | subdirectory | pkg-config.
 # Usage: run_consumer.sh WAY SOURCE_DIR BUILD_DIR WORK_DIR
 #   package       installs BUILD_DIR, builds against find_package(detred) with MPI hidden from CMake (the core must
-#                 not need it), checks each installed component's targets (mpi, fortran) and that an unknown one
-#                 fails with a message naming it
+#                 not need it), checks each installed component's targets (mpi, fortran, nccl; a program linking
+#                 detred::nccl is built and run up to its first GPU call, which it never makes) and that an unknown
+#                 one fails with a message naming it
 #   system        the same against the detred installed in the system (the .deb packages; BUILD_DIR is ignored)
 #   subdirectory  add_subdirectory of SOURCE_DIR, CPU-only, unoptimized and only the consumer's targets: it checks
 #                 the build rules, not the compiler's optimizer, and must stay cheap on a loaded machine
@@ -40,12 +41,17 @@ case $way in
     "$work/$way/core/consumer"
     cmake_dir=$(grep -m1 '^detred_DIR:' "$work/$way/core/CMakeCache.txt" | cut -d= -f2)
     echo "consumer: detred's CMake package in $cmake_dir"
-    for component in mpi fortran; do
+    for component in mpi fortran nccl; do
       if [[ -f $cmake_dir/detred-$component-targets.cmake ]]; then
         configure "$work/$way/$component" -DDETRED_CONSUME=package "${find_args[@]}" -DDETRED_COMPONENTS="$component" || { cat "$work/$way/$component.log"; exit 1; }
         grep "consumer: targets" "$work/$way/$component.log"
       fi
     done
+    # detred::nccl as a user links it (built only: running it needs a GPU).
+    if [[ -f $work/$way/nccl/CMakeCache.txt ]]; then
+      cmake --build "$work/$way/nccl" --target nccl_consumer >/dev/null
+      "$work/$way/nccl/nccl_consumer"
+    fi
     if configure "$work/$way/unknown" -DDETRED_CONSUME=package "${find_args[@]}" -DDETRED_COMPONENTS=no_such_component
     then
       echo "consumer: find_package(detred COMPONENTS no_such_component) succeeded" >&2
