@@ -360,9 +360,8 @@ TYPED_TEST(GpuBatched, StridedLinesOfFewRows) {
                                     values::signed_zeros,  values::with_nan,        values::with_both_infs};
   for (std::uint64_t length : few_rows) {
     for (std::uint64_t count : {std::uint64_t{1}, std::uint64_t{37}, std::uint64_t{4099}}) {
-      // first 0, 1: lines packed (ld = count) or a misaligned start (ld = count + 1), a load per element; first 2:
-      // the data at offset 0 with ld a multiple of 8, so that a thread of the short pass loads its adjacent lines'
-      // elements of a row at once (count not a multiple of its group: a partial last group).
+      // spacing 0, 1: lines packed (ld = count) or a misaligned start (ld = count + 1); 2: the data at offset 0 with
+      // ld rounded up to a multiple of 8, rows aligned to 16 bytes and padded past the last line.
       for (std::uint64_t spacing : {0, 1, 2}) {
         const std::uint64_t first = spacing == 1 ? 1 : 0;
         for (layout lay : {layout::row_major, layout::column_major}) {
@@ -647,8 +646,8 @@ TYPED_TEST(GpuHalfBatched, StridedLinesOfFewRows) {
   cuda::workspace ws;
   for (std::uint64_t length : few_rows) {
     for (std::uint64_t count : {std::uint64_t{5}, std::uint64_t{4099}}) {
-      // first 0, 1: ld = count (a load per element); first 2: the data at offset 0 with ld a multiple of 8 (a
-      // thread's adjacent columns of a row in one load, the last group partial).
+      // first 0, 1: ld = count, packed or from a misaligned start; first 2: the data at offset 0 with ld rounded up to
+      // a multiple of 8, rows aligned to 16 bytes and padded past the last column.
       for (std::uint64_t first : {0, 1, 2}) {
         const half_values v = first == 0 ? half_values::moderate : half_values::specials;
         const std::uint64_t offset = first == 2 ? 0 : first;

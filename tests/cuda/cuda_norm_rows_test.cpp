@@ -190,10 +190,9 @@ TYPED_TEST(GpuNormRows, SumColumnsAreEachColumnsSumRoundedOnce) {
   using T = TypeParam;
   using A = accumulation<T>;
   // Row counts around the one-kernel path's limits (8 and 32 rows) and past them (the batched sums, then the
-  // rounding); leading dimensions that let a thread load its adjacent columns at once (multiples of 8, column counts
-  // that leave a partial group) and ones that do not (odd, or a misaligned start); exact mode, no rows (every sum
-  // -0.0), no columns, misaligned and padded rows; every column a special case by its index: a NaN, an overflow of the
-  // 16-bit type, all -0.0, a subnormal, an infinity.
+  // rounding); leading dimensions packed, odd, padded to a multiple of 8 and from a misaligned start; exact mode, no
+  // rows (every sum -0.0), no columns; every column a special case by its index: a NaN, an overflow of the 16-bit
+  // type, all -0.0, a subnormal, an infinity.
   const std::vector<shape> shapes = {{1, 37, 37, 0},      {2, 37, 40, 1},     {3, 4099, 4099, 0}, {7, 37, 37, 1},
                                      {8, 4099, 4100, 0},  {9, 37, 37, 0},     {16, 1, 1, 0},      {31, 37, 39, 1},
                                      {32, 4099, 4099, 0}, {33, 37, 37, 0},    {64, 37, 37, 1},    {65, 4099, 4099, 0},

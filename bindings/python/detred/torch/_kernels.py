@@ -157,7 +157,7 @@ def column_sums(matrix):
     CUDA through detred::cuda::sum_columns, on the CPU through the module's sum over axis 0. Both have the bits of
     row_sums of the transpose, without the transposed copy (a write and a second read of the whole matrix)."""
     rows, cols = matrix.shape
-    values = matrix if matrix.is_contiguous() else matrix.contiguous()
+    values = matrix.contiguous()  # the tensor itself where it already is
     if matrix.device.type == "cuda" and matrix.numel():
         return _cuda_column_sums_into(values, rows, cols, torch.empty(cols, dtype=matrix.dtype, device=matrix.device))
     if matrix.device.type == "cpu":

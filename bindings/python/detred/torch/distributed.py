@@ -70,9 +70,8 @@ def _column_sums(block: torch.Tensor, mode: str) -> torch.Tensor:
         # and its sums back) and no transpose (a copy of the block). 16-bit sums are rounded once, in the summing
         # kernel.
         ranks, count = block.shape
-        rows = block if block.is_contiguous() else block.contiguous()
         out = torch.empty(count, dtype=block.dtype, device=block.device)
-        return _cuda_column_sums_into(rows, ranks, count, out, mode)
+        return _cuda_column_sums_into(block.contiguous(), ranks, count, out, mode)
     host = block if block.device.type == "cpu" else block.cpu()
     if host.dtype in (torch.float16, torch.bfloat16):
         # detred takes 16-bit tensors through DLPack (NumPy has no bfloat16) and returns float32 sums.
